@@ -1,0 +1,111 @@
+# slabsim - discrete-event simulator of NUMA machines running Linux slab allocators.
+#
+#   make            build ./slabsim
+#   make test       install missing packages, build, run every test
+#   make demo       install missing packages, build, run the Tigerton demo
+#   make deps       install missing Debian packages (apt-get update first)
+#   make sanitize   build with ASan+UBSan and run the unit and CLI tests
+#   make bench      engine and fiber speed
+#   make install    install into $(PREFIX)
+
+PREFIX   ?= /usr/local
+CC       ?= gcc
+OPT      ?= -O2
+CFLAGS   ?= $(OPT) -g
+WARN     := -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter
+CPPFLAGS += -I. -Isim -D_GNU_SOURCE -DSLABSIM_DATADIR=\"$(PREFIX)/share/slabsim\"
+ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) -MMD -MP
+LDLIBS   := -lgsl -lgslcblas -lcjson -lboost_context -lm
+BUILD    ?= build
+
+# Debian packages the build, the tests and the plots need.
+DEB_PKGS := gcc make libgsl-dev libcjson-dev libcmocka-dev libboost-context-dev \
+            gnuplot-nox valgrind python3
+
+SRC_LIB  := $(sort $(wildcard sim/engine/*.c sim/hw/*.c sim/kernel/*.c \
+              sim/workloads/*.c sim/report/*.c policies/*.c)) \
+            $(filter-out sim/cli/main.c,$(sort $(wildcard sim/cli/*.c)))
+SRC_ASM  := $(if $(filter x86_64,$(shell uname -m)),sim/engine/fiber_switch_x86_64.S)
+OBJ_LIB  := $(SRC_LIB:%.c=$(BUILD)/%.o) $(SRC_ASM:%.S=$(BUILD)/%.o)
+UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+
+.PHONY: all test unit cli-test demo deps install bench sanitize clean valgrind
+
+all: slabsim
+
+slabsim: $(BUILD)/slabsim
+	cp $< $@
+
+$(BUILD)/slabsim: $(BUILD)/sim/cli/main.o $(BUILD)/libslabsim.a
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/libslabsim.a: $(OBJ_LIB)
+	rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
+
+$(BUILD)/%.o: %.S
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -c -o $@ $<
+
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libslabsim.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -o $@ $< $(BUILD)/libslabsim.a $(LDLIBS) -lcmocka
+
+# Install what is missing, and only then: apt-get update before apt-get install.
+deps:
+	@missing=""; for p in $(DEB_PKGS); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "make deps: installing$$missing"; \
+	  SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+	  $$SUDO apt-get update -q && \
+	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q $$missing; \
+	fi
+
+test: deps
+	$(MAKE) all unit-bins
+	$(MAKE) unit cli-test
+
+unit-bins: $(UNIT_BIN)
+
+unit: $(UNIT_BIN)
+	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; $$t; done
+
+cli-test: slabsim
+	@set -e; for t in tests/cli/test_*.sh; do echo "== $$t"; SLABSIM=$(CURDIR)/slabsim sh $$t; done
+
+demo: deps
+	$(MAKE) all
+	sh tests/demo.sh ./slabsim
+
+bench: slabsim
+	./slabsim bench
+
+sanitize: deps
+	$(MAKE) BUILD=build-san OPT=-O1 \
+	  CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
+	  LDFLAGS="-fsanitize=address,undefined" build-san/slabsim unit-bins-san
+	@set -e; for t in $(UNIT_SRC:tests/unit/%.c=build-san/tests/%); do echo "== $$t"; $$t; done
+	@set -e; for t in tests/cli/test_*.sh; do echo "== $$t (sanitized)"; SLABSIM=$(CURDIR)/build-san/slabsim SLABSIM_QUICK=1 sh $$t; done
+
+unit-bins-san: $(UNIT_SRC:tests/unit/%.c=build-san/tests/%)
+
+valgrind: slabsim
+	valgrind --error-exitcode=1 --leak-check=full -q ./slabsim run -m tigerton -p slub \
+	  -w 'hackbench 2 process 20' > /dev/null
+
+install: slabsim
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/slabsim/machines
+	install -m 755 slabsim $(DESTDIR)$(PREFIX)/bin/slabsim
+	cp -r machines/. $(DESTDIR)$(PREFIX)/share/slabsim/machines/
+
+clean:
+	rm -rf build build-san slabsim
+
+-include $(shell find $(BUILD) build-san -name '*.d' 2>/dev/null)

@@ -1,0 +1,126 @@
+/* engine.h - the discrete-event engine: one clock per simulated CPU, fibers,
+ * timers, and the ordering rule.
+ *
+ * Ordering rule (design.md): a CPU touches state other CPUs can see only when
+ * no other CPU can still act at an earlier simulated time. Code running on a
+ * simulated CPU calls cpu_sync() before such an access; if another CPU (or a
+ * timer) is behind, the fiber yields to the engine and resumes once its clock
+ * is the earliest. Private work only advances the CPU's own clock. */
+#ifndef SIM_ENGINE_H
+#define SIM_ENGINE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <gsl/gsl_rng.h>
+
+#include "event_queue.h"
+#include "fiber.h"
+#include "profile.h"
+
+struct engine;
+
+struct sim_cpu {
+	uint64_t clock;		/* this CPU's simulated time, in cycles */
+	int id;
+	int sym;		/* profile symbol being charged */
+	int in_slab;		/* > 0 while inside the slab allocator */
+	bool queued;		/* resume event pending */
+	bool asleep;		/* idle, waiting for eng_wake_cpu */
+	struct fiber *cur;	/* the fiber running on this CPU */
+	struct engine *eng;
+	void *kernel;		/* the kernel model's per-CPU state */
+	uint64_t busy;		/* cycles charged (all but idle) */
+	uint64_t slab;		/* of which inside the slab allocator */
+	uint64_t spin;		/* of which spinning on a lock */
+	struct sim_event resume;
+};
+
+struct engine {
+	struct event_queue q;
+	struct event_pool pool;
+	struct sim_cpu *cpus;
+	int ncpus;
+	struct fiber main;	/* the engine loop's own stack */
+	struct sim_cpu *running;
+	uint64_t now;		/* time of the last event dispatched */
+	uint64_t events;	/* events dispatched */
+	uint64_t yields;	/* cpu_sync calls that had to yield */
+	bool stop;
+	gsl_rng *rng;		/* the run's one generator (mt19937, seeded) */
+	struct profile prof;
+	int sym_idle;
+};
+
+int engine_init(struct engine *eng, int ncpus, uint64_t seed);
+void engine_destroy(struct engine *eng);
+
+/* Dispatch events until none is left or eng->stop is set. */
+void engine_run(struct engine *eng);
+
+/* Start `f` on an idle CPU at time `t` (used to boot each CPU's idle fiber). */
+void eng_start_cpu(struct engine *eng, struct sim_cpu *cpu, struct fiber *f, uint64_t t);
+
+/* A timer: fn(ev) runs on the engine's stack at time t. */
+struct sim_event *eng_timer_at(struct engine *eng, uint64_t t, sim_event_fn fn,
+			       void *arg, uint64_t data);
+void eng_timer_cancel(struct engine *eng, struct sim_event *ev);
+/* Give a fired timer's event back to the pool (timer handlers call this). */
+void eng_event_free(struct engine *eng, struct sim_event *ev);
+
+/* Give way to every CPU or timer that is behind this CPU's clock. */
+void cpu_yield(struct sim_cpu *cpu);
+
+/* The ordering rule: call before touching state other CPUs can see. */
+static inline void cpu_sync(struct sim_cpu *cpu)
+{
+	if (eq_min_time(&cpu->eng->q) < cpu->clock)
+		cpu_yield(cpu);
+}
+
+/* Charge cycles of work to the current symbol. */
+static inline void cpu_charge(struct sim_cpu *cpu, uint64_t cycles)
+{
+	cpu->clock += cycles;
+	cpu->busy += cycles;
+	if (cpu->in_slab)
+		cpu->slab += cycles;
+	cpu->eng->prof.cycles[cpu->sym] += cycles;
+}
+
+/* Charge cycles spent spinning on a lock to symbol `sym`. */
+static inline void cpu_charge_spin(struct sim_cpu *cpu, int sym, uint64_t cycles)
+{
+	cpu->clock += cycles;
+	cpu->busy += cycles;
+	cpu->spin += cycles;
+	if (cpu->in_slab)
+		cpu->slab += cycles;
+	cpu->eng->prof.cycles[sym] += cycles;
+}
+
+/* Enter a kernel-named symbol; returns the previous one for sym_exit. */
+static inline int sym_enter(struct sim_cpu *cpu, int sym)
+{
+	int prev = cpu->sym;
+	cpu->sym = sym;
+	return prev;
+}
+
+static inline void sym_exit(struct sim_cpu *cpu, int prev)
+{
+	cpu->sym = prev;
+}
+
+/* Suspend this CPU until someone calls eng_wake_cpu (the CPU is idle or
+ * spinning on a lock whose hand-off time is not known yet). */
+void cpu_suspend(struct sim_cpu *cpu);
+
+/* Resume a suspended CPU at time t; `spin_sym` >= 0 charges the gap as
+ * spinning on that symbol, otherwise it is idle time. */
+void eng_wake_cpu(struct sim_cpu *cpu, uint64_t t, int spin_sym);
+
+/* Switch the CPU from its current fiber to `to` (a context switch). */
+void cpu_switch_fiber(struct sim_cpu *cpu, struct fiber *to);
+
+#endif

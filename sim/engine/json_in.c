@@ -1,0 +1,93 @@
+/* json_in.c - typed access to JSON input with file/field error messages. */
+#include "json_in.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define JSON_MAX_FILE (16 << 20)
+
+cJSON *json_read_file(const char *path, struct sim_err *err)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		sim_fail(err, "%s: cannot open: %s", path, strerror(errno));
+		return NULL;
+	}
+	char *buf = malloc(JSON_MAX_FILE + 1);
+	size_t n = buf ? fread(buf, 1, JSON_MAX_FILE + 1, f) : 0;
+	fclose(f);
+	if (!buf || n > JSON_MAX_FILE) {
+		free(buf);
+		sim_fail(err, "%s: file too large or out of memory", path);
+		return NULL;
+	}
+	buf[n] = 0;
+	cJSON *root = cJSON_ParseWithLength(buf, n);
+	if (!root) {
+		const char *at = cJSON_GetErrorPtr();
+		int line = 1;
+		if (at && at >= buf && at <= buf + n)
+			for (const char *p = buf; p < at; p++)
+				line += *p == '\n';
+		sim_fail(err, "%s:%d: malformed JSON", path, line);
+	} else if (!cJSON_IsObject(root)) {
+		sim_fail(err, "%s: expected a JSON object at the top level", path);
+		cJSON_Delete(root);
+		root = NULL;
+	}
+	free(buf);
+	return root;
+}
+
+static const char *dot(const char *where)
+{
+	return where && *where ? "." : "";
+}
+
+cJSON *json_member(const char *file, const cJSON *obj, const char *where,
+		   const char *key, struct sim_err *err)
+{
+	cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+	if (!v)
+		sim_fail(err, "%s: missing field '%s%s%s'", file, where ? where : "",
+			 dot(where), key);
+	return v;
+}
+
+int json_number(const char *file, const cJSON *obj, const char *where,
+		const char *key, double min, double max, bool integer,
+		double *out, struct sim_err *err)
+{
+	cJSON *v = json_member(file, obj, where, key, err);
+	if (!v)
+		return -1;
+	const char *w = where ? where : "";
+	if (!cJSON_IsNumber(v))
+		return sim_fail(err, "%s: field '%s%s%s' must be a number", file, w,
+				dot(where), key);
+	double d = v->valuedouble;
+	if (integer && d != floor(d))
+		return sim_fail(err, "%s: field '%s%s%s' must be an integer, not %g",
+				file, w, dot(where), key, d);
+	if (d < min || d > max)
+		return sim_fail(err, "%s: field '%s%s%s' = %g is out of range [%g, %g]",
+				file, w, dot(where), key, d, min, max);
+	*out = d;
+	return 0;
+}
+
+int json_string(const char *file, const cJSON *obj, const char *where,
+		const char *key, char *buf, int size, struct sim_err *err)
+{
+	cJSON *v = json_member(file, obj, where, key, err);
+	if (!v)
+		return -1;
+	if (!cJSON_IsString(v))
+		return sim_fail(err, "%s: field '%s%s%s' must be a string", file,
+				where ? where : "", dot(where), key);
+	snprintf(buf, (size_t)size, "%s", v->valuestring);
+	return 0;
+}

@@ -1,0 +1,27 @@
+/* json_in.h - reading JSON input files with messages that name the file and
+ * the field (machine files, cost tables, later experiment files). */
+#ifndef SIM_JSON_IN_H
+#define SIM_JSON_IN_H
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+
+#include "error.h"
+
+/* Parse a whole file; on failure err says where. Free with cJSON_Delete. */
+cJSON *json_read_file(const char *path, struct sim_err *err);
+
+/* A required member of `obj`; `where` is the path used in messages. */
+cJSON *json_member(const char *file, const cJSON *obj, const char *where,
+		   const char *key, struct sim_err *err);
+
+/* A number in [min, max]; integer-only if `integer`. */
+int json_number(const char *file, const cJSON *obj, const char *where,
+		const char *key, double min, double max, bool integer,
+		double *out, struct sim_err *err);
+
+/* A string; copied into buf (truncated to size). */
+int json_string(const char *file, const cJSON *obj, const char *where,
+		const char *key, char *buf, int size, struct sim_err *err);
+
+#endif

@@ -1,0 +1,298 @@
+/* hw.c - modelled cache lines, the fabric's queues, and spinner re-reads. */
+#include "hw.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "spinlock.h"
+
+#define HW_ARENA_WORDS (1u << 16)
+
+int hw_init(struct hw *hw, struct engine *eng, const struct machine *m, struct sim_err *err)
+{
+	memset(hw, 0, sizeof(*hw));
+	hw->eng = eng;
+	hw->m = m;
+	hw->nwords = (m->ncpus + 63) / 64;
+	hw->bus = calloc((size_t)m->nsockets, sizeof(*hw->bus));
+	hw->link = calloc((size_t)m->nsockets, sizeof(*hw->link));
+	hw->hub = calloc((size_t)m->nodes, sizeof(*hw->hub));
+	hw->home = calloc((size_t)m->nodes, sizeof(*hw->home));
+	hw->waiter = calloc((size_t)m->ncpus, sizeof(*hw->waiter));
+	hw->scratch = calloc((size_t)m->ncpus, sizeof(*hw->scratch));
+	if (!hw->bus || !hw->link || !hw->hub || !hw->home || !hw->waiter || !hw->scratch)
+		return sim_fail(err, "out of memory");
+	for (int i = 0; i < m->ncpus; i++)
+		hw->waiter[i].cpu = i;
+	hw->sym_spin_lock = profile_sym(&eng->prof, "_spin_lock", SYM_LOCK);
+	hw->sym_spin_unlock = profile_sym(&eng->prof, "_spin_unlock", SYM_LOCK);
+	if (machine_cost(m, "spin_lock", &hw->cost_spin_lock, err) < 0 ||
+	    machine_cost(m, "spin_unlock", &hw->cost_spin_unlock, err) < 0 ||
+	    machine_cost(m, "mlp", &hw->mlp, err) < 0)
+		return -1;
+	if (hw->mlp < 1)
+		hw->mlp = 1;
+	return 0;
+}
+
+void hw_destroy(struct hw *hw)
+{
+	for (int i = 0; i < hw->narena; i++)
+		free(hw->arena[i]);
+	free(hw->arena);
+	free(hw->bus);
+	free(hw->link);
+	free(hw->hub);
+	free(hw->home);
+	free(hw->waiter);
+	free(hw->scratch);
+	memset(hw, 0, sizeof(*hw));
+}
+
+static uint64_t *arena_words(struct hw *hw, int n)
+{
+	if (hw->arena_left < (size_t)n) {
+		size_t words = HW_ARENA_WORDS > (size_t)n ? HW_ARENA_WORDS : (size_t)n;
+		void **a = realloc(hw->arena, (size_t)(hw->narena + 1) * sizeof(*a));
+		uint64_t *chunk = calloc(words, sizeof(uint64_t));
+		if (!a || !chunk)
+			abort();	/* out of memory: no sensible way on */
+		hw->arena = a;
+		hw->arena[hw->narena++] = chunk;
+		hw->arena_next = chunk;
+		hw->arena_left = words;
+	}
+	uint64_t *w = hw->arena_next;
+	hw->arena_next += n;
+	hw->arena_left -= (size_t)n;
+	return w;
+}
+
+void hw_line_init(struct hw *hw, struct hw_line *l, int node)
+{
+	l->owner = -1;
+	l->src = -1;
+	l->nsharers = 0;
+	l->home = (uint16_t)node;
+	l->ready = 0;
+	l->spin = NULL;
+	l->sharers = arena_words(hw, hw->nwords);
+}
+
+static inline bool sharer_test(const struct hw_line *l, int cpu)
+{
+	return (l->sharers[cpu >> 6] >> (cpu & 63)) & 1;
+}
+
+static inline void sharer_set(struct hw_line *l, int cpu)
+{
+	uint64_t bit = 1ull << (cpu & 63);
+	if (!(l->sharers[cpu >> 6] & bit)) {
+		l->sharers[cpu >> 6] |= bit;
+		l->nsharers++;
+	}
+}
+
+static inline void sharers_clear(struct hw *hw, struct hw_line *l)
+{
+	if (l->nsharers)
+		memset(l->sharers, 0, (size_t)hw->nwords * sizeof(uint64_t));
+	l->nsharers = 0;
+}
+
+/* The sharer other than `cpu` farthest from it: an invalidation waits for it. */
+static int farthest_sharer(const struct hw *hw, const struct hw_line *l, int cpu)
+{
+	int best = -1, bestd = -1;
+	for (int w = 0; w < hw->nwords; w++) {
+		uint64_t bits = l->sharers[w];
+		while (bits) {
+			int c = w * 64 + __builtin_ctzll(bits);
+			bits &= bits - 1;
+			if (c == cpu)
+				continue;
+			int d = (int)machine_dist(hw->m, cpu, c);
+			if (d > bestd) {
+				bestd = d;
+				best = c;
+			}
+		}
+	}
+	return best;
+}
+
+static inline void res_take(struct hw_res *r, uint64_t *start)
+{
+	if (r->free_at > *start)
+		*start = r->free_at;
+}
+
+static inline void res_hold(struct hw_res *r, uint64_t start, uint32_t occ)
+{
+	r->free_at = start + occ;
+	r->busy += occ;
+}
+
+uint64_t hw_transaction(struct hw *hw, int cpu, struct hw_line *l, int from, uint64_t t)
+{
+	const struct machine *m = hw->m;
+	const struct hw_cpu_topo *me = &m->topo[cpu];
+	bool ideal = m->fabric == FABRIC_IDEAL;
+	uint64_t start = ideal || t > l->ready ? t : l->ready;
+	uint32_t lat;
+	enum hw_dist d;
+	if (from >= 0) {
+		d = machine_dist(m, cpu, from);
+		lat = m->handoff[d];
+		hw->stats.transfers[d]++;
+	} else {
+		d = me->node == l->home ? DIST_OTHER_SOCKET : DIST_OTHER_NODE;
+		lat = me->node == l->home ? m->mem_local : m->mem_remote;
+		hw->stats.mem_loads++;
+	}
+	struct hw_res *r[4];
+	uint32_t occ[4];
+	int nr = 0;
+	const struct hw_cpu_topo *peer = from >= 0 ? &m->topo[from] : NULL;
+	if (m->fabric == FABRIC_FSB) {
+		if (d >= DIST_SAME_SOCKET || from < 0) {
+			r[nr] = &hw->bus[me->socket], occ[nr++] = m->occ_bus;
+			if (d >= DIST_OTHER_SOCKET || from < 0)
+				r[nr] = &hw->hub[me->node], occ[nr++] = m->occ_hub;
+			if (peer && d >= DIST_OTHER_SOCKET)
+				r[nr] = &hw->bus[peer->socket], occ[nr++] = m->occ_bus;
+			if (peer && d == DIST_OTHER_NODE)
+				r[nr] = &hw->hub[peer->node], occ[nr++] = m->occ_hub;
+		}
+	} else if (m->fabric == FABRIC_HOME && (d >= DIST_OTHER_SOCKET || from < 0)) {
+		r[nr] = &hw->home[l->home], occ[nr++] = m->occ_home;
+		int home_socket = l->home * m->sockets_per_node;
+		int other = peer ? peer->socket : home_socket;
+		if (other != me->socket) {
+			r[nr] = &hw->link[me->socket], occ[nr++] = m->occ_link;
+			r[nr] = &hw->link[other], occ[nr++] = m->occ_link;
+		}
+	}
+	for (int i = 0; i < nr; i++)
+		res_take(r[i], &start);
+	for (int i = 0; i < nr; i++)
+		res_hold(r[i], start, occ[i]);
+	hw->stats.queue_cycles += start - t;
+	uint64_t done = start + lat;
+	if (!ideal)
+		l->ready = done;
+	return done;
+}
+
+uint64_t hw_reread(struct hw *hw, int cpu, struct hw_line *l, int from, uint64_t t)
+{
+	uint64_t done = hw_transaction(hw, cpu, l, from, t);
+	if (l->owner >= 0) {
+		sharer_set(l, l->owner);
+		l->owner = -1;
+	}
+	sharer_set(l, cpu);
+	l->src = (int16_t)cpu;
+	hw->stats.rereads++;
+	return done;
+}
+
+void hw_spinners_reread(struct hw *hw, struct hw_line *l, int writer, uint64_t t)
+{
+	for (struct hw_waiter *w = l->spin; w; w = w->next)
+		hw_reread(hw, w->cpu, l, writer, t);
+}
+
+void hw_read(struct hw *hw, struct sim_cpu *cpu, struct hw_line *l)
+{
+	cpu_sync(cpu);
+	int c = cpu->id;
+	if (l->owner == c || (l->owner < 0 && sharer_test(l, c)))
+		return;
+	int from = l->owner >= 0 ? l->owner : (l->nsharers ? l->src : -1);
+	uint64_t done = hw_transaction(hw, c, l, from, cpu->clock);
+	if (l->owner >= 0) {
+		sharer_set(l, l->owner);
+		l->owner = -1;
+	}
+	sharer_set(l, c);
+	l->src = (int16_t)c;
+	if (done > cpu->clock)
+		cpu_charge(cpu, done - cpu->clock);
+}
+
+/* Take the line exclusively from wherever it is; returns when done. */
+static uint64_t hw_take(struct hw *hw, int c, struct hw_line *l, uint64_t t)
+{
+	uint64_t done = t;
+	if (l->owner == c)
+		return done;
+	int from;
+	if (hw->m->fabric == FABRIC_IDEAL)
+		from = c;	/* ideal fabric: taking ownership is free */
+	else if (l->owner >= 0)
+		from = l->owner;
+	else if (l->nsharers == 0)
+		from = -1;
+	else if (l->nsharers == 1 && sharer_test(l, c))
+		from = c;	/* sole copy: a silent upgrade */
+	else
+		from = farthest_sharer(hw, l, c);
+	if (from != c)
+		done = hw_transaction(hw, c, l, from, t);
+	sharers_clear(hw, l);
+	l->owner = (int16_t)c;
+	l->src = (int16_t)c;
+	return done;
+}
+
+/* Gain the line exclusively; the CPU waits until it has it. */
+static void hw_own(struct hw *hw, struct sim_cpu *cpu, struct hw_line *l)
+{
+	uint64_t done = hw_take(hw, cpu->id, l, cpu->clock);
+	if (done > cpu->clock)
+		cpu_charge(cpu, done - cpu->clock);
+}
+
+uint64_t hw_store_posted(struct hw *hw, struct sim_cpu *cpu, struct hw_line *l)
+{
+	cpu_sync(cpu);
+	return hw_take(hw, cpu->id, l, cpu->clock);
+}
+
+void hw_write(struct hw *hw, struct sim_cpu *cpu, struct hw_line *l)
+{
+	cpu_sync(cpu);
+	if (l->owner == cpu->id)
+		return;
+	hw_own(hw, cpu, l);
+	if (l->spin)
+		hw_spinners_reread(hw, l, cpu->id, cpu->clock);
+}
+
+void hw_atomic(struct hw *hw, struct sim_cpu *cpu, struct hw_line *l)
+{
+	cpu_sync(cpu);
+	hw_own(hw, cpu, l);
+	cpu_charge(cpu, hw->m->atomic);
+	if (l->spin)
+		hw_spinners_reread(hw, l, cpu->id, cpu->clock);
+}
+
+void hw_obj_access(struct hw *hw, struct sim_cpu *cpu, hw_objline *ol, int lines,
+		   bool write, int home)
+{
+	int c = cpu->id;
+	(void)write;
+	if (*ol == c)
+		return;
+	cpu_sync(cpu);
+	struct hw_line tmp = { .owner = -1, .src = -1, .home = (uint16_t)home };
+	uint64_t t = cpu->clock;
+	uint64_t done = hw_transaction(hw, c, &tmp, *ol, t);
+	uint64_t first = done - t;
+	uint64_t lat = *ol >= 0 ? hw->m->handoff[machine_dist(hw->m, c, *ol)]
+		: hw->m->topo[c].node == home ? hw->m->mem_local : hw->m->mem_remote;
+	cpu_charge(cpu, first + (uint64_t)(lines - 1) * lat / hw->mlp);
+	*ol = (hw_objline)c;
+}

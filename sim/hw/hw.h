@@ -1,0 +1,106 @@
+/* hw.h - the machine at run time: modelled cache lines, the fabric queues
+ * coherence requests wait in, atomics, and spinlocks.
+ *
+ * A modelled line knows which CPU holds it modified (owner) or which CPUs
+ * hold it shared, its home node, when its in-flight transfers finish (ready),
+ * and which CPUs are spinning on it. Every access that leaves the core is a
+ * transaction: it waits for the line and for the fabric resources on its way
+ * (front-side bus and memory hub, or home agent and link), holds them for
+ * their occupancy, and costs the machine's hand-off latency by distance. When
+ * a line that CPUs spin on is written, each spinner re-reads it: those
+ * transfers queue on the line and the fabric, so a lock holder that touches
+ * the line (or anything behind the same hub) slows down as waiters pile up. */
+#ifndef SIM_HW_H
+#define SIM_HW_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "engine/engine.h"
+#include "machine.h"
+
+struct hw_waiter;
+
+struct hw_line {
+	int16_t owner;		/* CPU holding it modified/exclusive, or -1 */
+	int16_t src;		/* CPU that last got a copy: sources shared reads */
+	uint16_t nsharers;	/* CPUs holding it shared (owner == -1) */
+	uint16_t home;		/* home node (memory it belongs to) */
+	uint64_t ready;		/* earlier transfers of this line finish then */
+	struct hw_waiter *spin;	/* CPUs spinning on it (a lock's waiters) */
+	uint64_t *sharers;	/* bitmap of ncpus bits */
+};
+
+/* A line of a slab object: only its last writer is tracked (objects move
+ * between at most a few CPUs; that is enough to price the transfer). */
+typedef int16_t hw_objline;
+
+struct hw_res {
+	uint64_t free_at;	/* the resource is busy until then */
+	uint64_t busy;		/* cycles it was held, for utilisation */
+};
+
+struct hw_stats {
+	uint64_t transfers[NR_DIST];	/* line transfers by distance */
+	uint64_t mem_loads;		/* lines loaded from DRAM */
+	uint64_t rereads;		/* spinner re-reads after a write */
+	uint64_t queue_cycles;		/* cycles requests waited for the fabric */
+};
+
+struct hw_lock_class;
+
+struct hw {
+	struct engine *eng;
+	const struct machine *m;
+	int nwords;			/* 64-bit words of a sharer bitmap */
+	struct hw_res *bus;		/* FSB per socket */
+	struct hw_res *hub;		/* memory hub per node */
+	struct hw_res *home;		/* home agent per node */
+	struct hw_res *link;		/* inter-socket link per socket */
+	struct hw_waiter *waiter;	/* one per CPU: a CPU spins on one lock */
+	struct hw_waiter **scratch;	/* ncpus slots for ordering re-reads */
+	struct hw_stats stats;
+	struct hw_lock_class *classes;	/* registered lock classes, for reports */
+	int nclasses;
+	int sym_spin_lock, sym_spin_unlock;
+	uint32_t cost_spin_lock, cost_spin_unlock;
+	uint32_t mlp;			/* extra lines of a multi-line access cost 1/mlp */
+	void **arena;			/* sharer bitmaps, freed with the hw */
+	int narena;
+	uint64_t *arena_next;
+	size_t arena_left;
+};
+
+int hw_init(struct hw *hw, struct engine *eng, const struct machine *m, struct sim_err *err);
+void hw_destroy(struct hw *hw);
+
+/* A line homed on `node`, cached nowhere yet. */
+void hw_line_init(struct hw *hw, struct hw_line *l, int node);
+
+/* Accesses by the CPU running now. Each one obeys the ordering rule (it
+ * syncs before a transaction) and charges the CPU its latency. */
+void hw_read(struct hw *hw, struct sim_cpu *cpu, struct hw_line *l);
+void hw_write(struct hw *hw, struct sim_cpu *cpu, struct hw_line *l);
+void hw_atomic(struct hw *hw, struct sim_cpu *cpu, struct hw_line *l);
+
+/* `lines` lines of an object the CPU owns (allocated, or taken off a queue
+ * under a lock): no other CPU can touch them now, so a hit needs no sync. */
+void hw_obj_access(struct hw *hw, struct sim_cpu *cpu, hw_objline *ol, int lines,
+		   bool write, int home);
+
+/* A transfer of `l` to `cpu` starting no earlier than `t`, from CPU `from`
+ * (-1: memory); returns when it completes. Updates queues, not the CPU. */
+uint64_t hw_transaction(struct hw *hw, int cpu, struct hw_line *l, int from, uint64_t t);
+
+/* The spinners of `l` re-read it after a write by `writer` done at `t`. */
+void hw_spinners_reread(struct hw *hw, struct hw_line *l, int writer, uint64_t t);
+
+/* A store that takes the line exclusively but does not stall the CPU (it
+ * sits in the store buffer): returns when it completes. No re-reads. */
+uint64_t hw_store_posted(struct hw *hw, struct sim_cpu *cpu, struct hw_line *l);
+
+/* CPU `cpu` (a spinner) re-reads `l` from `from` no earlier than `t`;
+ * returns when it has its shared copy. */
+uint64_t hw_reread(struct hw *hw, int cpu, struct hw_line *l, int from, uint64_t t);
+
+#endif

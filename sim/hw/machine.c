@@ -1,0 +1,431 @@
+/* machine.c - load and validate a machine file (and its cost table).
+ *
+ * Every numeric figure must have an entry in the file's "sources" object
+ * (a citation, or "est: ..." for an estimate), so that a number without a
+ * reason cannot enter the model. A bad file gets one message naming the file
+ * and the field. */
+#include "machine.h"
+
+#include <dirent.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "engine/json_in.h"
+
+#define MACHINE_MAX_CPUS 4096
+
+const char *const hw_dist_name[NR_DIST] = {
+	"same_core", "smt", "same_die", "same_socket", "other_socket", "other_node",
+};
+
+static char dirs_buf[3 * PATH_MAX + 8];
+
+const char *machine_dirs(void)
+{
+	if (dirs_buf[0])
+		return dirs_buf;
+	const char *env = getenv("SLABSIM_MACHINES");
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	char exedir[PATH_MAX] = ".";
+	if (n > 0) {
+		exe[n] = 0;
+		char *slash = strrchr(exe, '/');
+		if (slash) {
+			*slash = 0;
+			snprintf(exedir, sizeof(exedir), "%s", exe);
+		}
+	}
+	/* build/slabsim and ./slabsim both find ./machines of the tree */
+	snprintf(dirs_buf, sizeof(dirs_buf), "%s%s%.1000s/machines:%.1000s/../machines:%s/machines",
+		 env ? env : "", env ? ":" : "", exedir, exedir, SLABSIM_DATADIR);
+	return dirs_buf;
+}
+
+static bool file_exists(const char *p)
+{
+	return access(p, R_OK) == 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int machine_resolve(const char *name, char *path, int size, struct sim_err *err)
+{
+	if (strchr(name, '/') || strstr(name, ".json")) {
+		if (!file_exists(name))
+			return sim_fail(err, "machine file '%s' not found", name);
+		snprintf(path, (size_t)size, "%s", name);
+		return 0;
+	}
+	char dirs[sizeof(dirs_buf)];
+	snprintf(dirs, sizeof(dirs), "%s", machine_dirs());
+	for (char *save = NULL, *d = strtok_r(dirs, ":", &save); d;
+	     d = strtok_r(NULL, ":", &save)) {
+		snprintf(path, (size_t)size, "%s/%s.json", d, name);
+		if (file_exists(path))
+			return 0;
+	}
+	char *names[MACHINE_MAX_FILES];
+	int n = machine_names(names, MACHINE_MAX_FILES);
+	char list[1024] = "";
+	for (int i = 0; i < n; i++) {
+		size_t len = strlen(list);
+		snprintf(list + len, sizeof(list) - len, "%s%s", i ? " " : "", names[i]);
+		free(names[i]);
+	}
+	return sim_fail(err, "unknown machine '%s'; valid machines: %s "
+			"(or a file path like ./my-machine.json)", name, n ? list : "(none found)");
+}
+
+/* The figure at `where`.`key` must have a non-empty entry in sources. */
+static int need_source(const char *file, const cJSON *sources, const char *where,
+		       const char *key, struct sim_err *err)
+{
+	char k[128];
+	snprintf(k, sizeof(k), "%s%s%s", where ? where : "", where ? "." : "", key);
+	cJSON *s = cJSON_GetObjectItemCaseSensitive(sources, k);
+	if (!cJSON_IsString(s) || !s->valuestring[0])
+		return sim_fail(err, "%s: figure '%s' has no entry in 'sources' "
+				"(cite it, or write \"est: why\")", file, k);
+	return 0;
+}
+
+static int figure(const char *file, const cJSON *obj, const cJSON *sources,
+		  const char *where, const char *key, double min, double max,
+		  bool integer, double *out, struct sim_err *err)
+{
+	if (json_number(file, obj, where, key, min, max, integer, out, err) < 0)
+		return -1;
+	return need_source(file, sources, where, key, err);
+}
+
+static int load_topology(struct machine *m, const cJSON *root, const cJSON *src,
+			 struct sim_err *err)
+{
+	const char *f = m->path;
+	cJSON *t = json_member(f, root, NULL, "topology", err);
+	if (!t)
+		return -1;
+	if (!cJSON_IsObject(t))
+		return sim_fail(err, "%s: field 'topology' must be an object", f);
+	const char *keys[] = { "nodes", "sockets_per_node", "dies_per_socket",
+			       "cores_per_die", "threads_per_core" };
+	int *vals[] = { &m->nodes, &m->sockets_per_node, &m->dies_per_socket,
+			&m->cores_per_die, &m->threads_per_core };
+	for (int i = 0; i < 5; i++) {
+		double d;
+		if (json_number(f, t, "topology", keys[i], 1, 1024, true, &d, err) < 0)
+			return -1;
+		*vals[i] = (int)d;
+	}
+	if (need_source(f, src, NULL, "topology", err) < 0)
+		return -1;
+	long ncpus = (long)m->nodes * m->sockets_per_node * m->dies_per_socket *
+		     m->cores_per_die * m->threads_per_core;
+	if (ncpus > MACHINE_MAX_CPUS)
+		return sim_fail(err, "%s: topology gives %ld CPUs, more than the %d supported",
+				f, ncpus, MACHINE_MAX_CPUS);
+	m->ncpus = (int)ncpus;
+	m->nsockets = m->nodes * m->sockets_per_node;
+	m->topo = calloc((size_t)m->ncpus, sizeof(*m->topo));
+	m->dist = malloc((size_t)m->ncpus * (size_t)m->ncpus);
+	if (!m->topo || !m->dist)
+		return sim_fail(err, "%s: out of memory", f);
+	/* Linux-like numbering: first threads of every core, then the second
+	 * threads, ...; cores in node, socket, die order. */
+	int ncores = m->ncpus / m->threads_per_core;
+	for (int cpu = 0; cpu < m->ncpus; cpu++) {
+		int core = cpu % ncores;
+		struct hw_cpu_topo *tp = &m->topo[cpu];
+		tp->thread = cpu / ncores;
+		tp->core = core;
+		tp->die = core / m->cores_per_die;
+		tp->socket = tp->die / m->dies_per_socket;
+		tp->node = tp->socket / m->sockets_per_node;
+	}
+	for (int a = 0; a < m->ncpus; a++)
+		for (int b = 0; b < m->ncpus; b++) {
+			const struct hw_cpu_topo *x = &m->topo[a], *y = &m->topo[b];
+			enum hw_dist d = a == b ? DIST_SAME_CORE
+				: x->core == y->core ? DIST_SMT
+				: x->die == y->die ? DIST_SAME_DIE
+				: x->socket == y->socket ? DIST_SAME_SOCKET
+				: x->node == y->node ? DIST_OTHER_SOCKET
+				: DIST_OTHER_NODE;
+			m->dist[a * m->ncpus + b] = (uint8_t)d;
+		}
+	return 0;
+}
+
+/* Which distance classes this topology has (each needs a hand-off figure). */
+static bool dist_exists(const struct machine *m, enum hw_dist d)
+{
+	switch (d) {
+	case DIST_SAME_CORE: return true;
+	case DIST_SMT: return m->threads_per_core > 1;
+	case DIST_SAME_DIE: return m->cores_per_die > 1;
+	case DIST_SAME_SOCKET: return m->dies_per_socket > 1;
+	case DIST_OTHER_SOCKET: return m->sockets_per_node > 1;
+	case DIST_OTHER_NODE: return m->nodes > 1;
+	default: return false;
+	}
+}
+
+static int load_latencies(struct machine *m, const cJSON *root, const cJSON *src,
+			  struct sim_err *err)
+{
+	const char *f = m->path;
+	cJSON *h = json_member(f, root, NULL, "handoff_cycles", err);
+	if (!h)
+		return -1;
+	if (!cJSON_IsObject(h))
+		return sim_fail(err, "%s: field 'handoff_cycles' must be an object", f);
+	uint32_t prev = 0;
+	for (int d = 0; d < NR_DIST; d++) {
+		if (!dist_exists(m, (enum hw_dist)d)) {
+			m->handoff[d] = prev;
+			continue;
+		}
+		double v;
+		if (figure(f, h, src, "handoff_cycles", hw_dist_name[d], 0, 1e6, true,
+			   &v, err) < 0)
+			return -1;
+		if ((uint32_t)v < prev)
+			return sim_fail(err, "%s: field 'handoff_cycles.%s' = %g is smaller "
+					"than a nearer class (%u): distances must not get cheaper",
+					f, hw_dist_name[d], v, prev);
+		m->handoff[d] = prev = (uint32_t)v;
+	}
+	cJSON *mem = json_member(f, root, NULL, "memory_cycles", err);
+	if (!mem)
+		return -1;
+	if (!cJSON_IsObject(mem))
+		return sim_fail(err, "%s: field 'memory_cycles' must be an object", f);
+	double v;
+	if (figure(f, mem, src, "memory_cycles", "local", 1, 1e6, true, &v, err) < 0)
+		return -1;
+	m->mem_local = m->mem_remote = (uint32_t)v;
+	if (m->nodes > 1) {
+		if (figure(f, mem, src, "memory_cycles", "remote", 1, 1e6, true, &v, err) < 0)
+			return -1;
+		m->mem_remote = (uint32_t)v;
+	}
+	if (figure(f, root, src, NULL, "atomic_cycles", 1, 1e5, true, &v, err) < 0)
+		return -1;
+	m->atomic = (uint32_t)v;
+	return 0;
+}
+
+static int load_fabric(struct machine *m, const cJSON *root, const cJSON *src,
+		       struct sim_err *err)
+{
+	const char *f = m->path;
+	cJSON *fab = json_member(f, root, NULL, "fabric", err);
+	if (!fab)
+		return -1;
+	if (!cJSON_IsObject(fab))
+		return sim_fail(err, "%s: field 'fabric' must be an object", f);
+	char kind[16];
+	if (json_string(f, fab, "fabric", "kind", kind, sizeof(kind), err) < 0)
+		return -1;
+	double v;
+	if (strcmp(kind, "fsb") == 0) {
+		m->fabric = FABRIC_FSB;
+		if (figure(f, fab, src, "fabric", "bus_occupancy_cycles", 0, 1e5, true, &v, err) < 0)
+			return -1;
+		m->occ_bus = (uint32_t)v;
+		if (figure(f, fab, src, "fabric", "hub_occupancy_cycles", 0, 1e5, true, &v, err) < 0)
+			return -1;
+		m->occ_hub = (uint32_t)v;
+	} else if (strcmp(kind, "home") == 0) {
+		m->fabric = FABRIC_HOME;
+		if (figure(f, fab, src, "fabric", "home_occupancy_cycles", 0, 1e5, true, &v, err) < 0)
+			return -1;
+		m->occ_home = (uint32_t)v;
+		if (figure(f, fab, src, "fabric", "link_occupancy_cycles", 0, 1e5, true, &v, err) < 0)
+			return -1;
+		m->occ_link = (uint32_t)v;
+	} else if (strcmp(kind, "ideal") == 0) {
+		m->fabric = FABRIC_IDEAL;
+	} else {
+		return sim_fail(err, "%s: field 'fabric.kind' = '%s' is not one of: fsb home ideal",
+				f, kind);
+	}
+	return 0;
+}
+
+static int set_cost(struct machine *m, const char *file, const char *name, double v,
+		    struct sim_err *err)
+{
+	for (int i = 0; i < m->ncosts; i++)
+		if (strcmp(m->cost_name[i], name) == 0) {
+			m->cost[i] = v;
+			return 0;
+		}
+	if (m->ncosts >= MACHINE_MAX_COSTS)
+		return sim_fail(err, "%s: too many cost entries (max %d)", file, MACHINE_MAX_COSTS);
+	if (strlen(name) >= sizeof(m->cost_name[0]))
+		return sim_fail(err, "%s: cost name '%s' is too long", file, name);
+	strcpy(m->cost_name[m->ncosts], name);
+	m->cost[m->ncosts++] = v;
+	return 0;
+}
+
+/* Read {"cycles": {...}, "sources": {...}} entries into the cost table. */
+static int load_costs_object(struct machine *m, const char *file, const cJSON *cycles,
+			     const cJSON *src, const char *where, struct sim_err *err)
+{
+	if (!cJSON_IsObject(cycles))
+		return sim_fail(err, "%s: field '%s' must be an object", file, where);
+	const cJSON *c;
+	cJSON_ArrayForEach(c, cycles) {
+		double v;
+		if (json_number(file, cycles, where, c->string, 0, 1e7, false, &v, err) < 0)
+			return -1;
+		if (need_source(file, src, where, c->string, err) < 0)
+			return -1;
+		if (set_cost(m, file, c->string, v, err) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int load_cost_table(struct machine *m, const cJSON *root, const cJSON *src,
+			   struct sim_err *err)
+{
+	const char *f = m->path;
+	if (json_string(f, root, NULL, "cost_table", m->cost_table, sizeof(m->cost_table),
+			err) < 0)
+		return -1;
+	char dir[512];
+	snprintf(dir, sizeof(dir), "%s", m->path);
+	char *slash = strrchr(dir, '/');
+	if (slash)
+		*slash = 0;
+	else
+		strcpy(dir, ".");
+	char cpath[1024];
+	snprintf(cpath, sizeof(cpath), "%s/costs/%s.json", dir, m->cost_table);
+	if (!file_exists(cpath)) {
+		/* a user's machine file elsewhere may use the shipped tables */
+		char dirs[sizeof(dirs_buf)];
+		snprintf(dirs, sizeof(dirs), "%s", machine_dirs());
+		bool found = false;
+		for (char *save = NULL, *d = strtok_r(dirs, ":", &save); d && !found;
+		     d = strtok_r(NULL, ":", &save)) {
+			snprintf(cpath, sizeof(cpath), "%s/costs/%s.json", d, m->cost_table);
+			found = file_exists(cpath);
+		}
+		if (!found)
+			return sim_fail(err, "%s: field 'cost_table' = '%s': no file costs/%s.json "
+					"next to it or in %s", f, m->cost_table, m->cost_table,
+					machine_dirs());
+	}
+	cJSON *ct = json_read_file(cpath, err);
+	if (!ct)
+		return -1;
+	int rc = -1;
+	cJSON *cyc = json_member(cpath, ct, NULL, "cycles", err);
+	cJSON *csrc = cyc ? json_member(cpath, ct, NULL, "sources", err) : NULL;
+	if (csrc && load_costs_object(m, cpath, cyc, csrc, NULL, err) == 0)
+		rc = 0;
+	cJSON_Delete(ct);
+	if (rc < 0)
+		return -1;
+	cJSON *over = cJSON_GetObjectItemCaseSensitive(root, "costs");
+	if (over)
+		return load_costs_object(m, f, over, src, "costs", err);
+	return 0;
+}
+
+int machine_load(struct machine *m, const char *name, struct sim_err *err)
+{
+	memset(m, 0, sizeof(*m));
+	if (machine_resolve(name, m->path, sizeof(m->path), err) < 0)
+		return -1;
+	cJSON *root = json_read_file(m->path, err);
+	if (!root)
+		return -1;
+	const char *f = m->path;
+	int rc = -1;
+	cJSON *src = json_member(f, root, NULL, "sources", err);
+	if (!src)
+		goto out;
+	if (!cJSON_IsObject(src)) {
+		sim_fail(err, "%s: field 'sources' must be an object", f);
+		goto out;
+	}
+	if (json_string(f, root, NULL, "name", m->name, sizeof(m->name), err) < 0 ||
+	    json_string(f, root, NULL, "description", m->description,
+			sizeof(m->description), err) < 0)
+		goto out;
+	double ghz;
+	if (figure(f, root, src, NULL, "clock_ghz", 0.1, 10, false, &ghz, err) < 0)
+		goto out;
+	m->ghz = ghz;
+	if (load_topology(m, root, src, err) < 0 || load_latencies(m, root, src, err) < 0 ||
+	    load_fabric(m, root, src, err) < 0 || load_cost_table(m, root, src, err) < 0)
+		goto out;
+	m->nsources = cJSON_GetArraySize(src);
+	rc = 0;
+out:
+	cJSON_Delete(root);
+	if (rc < 0)
+		machine_free(m);
+	return rc;
+}
+
+void machine_free(struct machine *m)
+{
+	free(m->topo);
+	free(m->dist);
+	m->topo = NULL;
+	m->dist = NULL;
+}
+
+int machine_cost(const struct machine *m, const char *name, uint32_t *cycles,
+		 struct sim_err *err)
+{
+	for (int i = 0; i < m->ncosts; i++)
+		if (strcmp(m->cost_name[i], name) == 0) {
+			*cycles = (uint32_t)(m->cost[i] + 0.5);
+			return 0;
+		}
+	return sim_fail(err, "%s: cost table '%s' has no entry '%s'", m->path,
+			m->cost_table, name);
+}
+
+int machine_names(char **names, int max)
+{
+	char dirs[sizeof(dirs_buf)];
+	snprintf(dirs, sizeof(dirs), "%s", machine_dirs());
+	int n = 0;
+	for (char *save = NULL, *d = strtok_r(dirs, ":", &save); d;
+	     d = strtok_r(NULL, ":", &save)) {
+		DIR *dp = opendir(d);
+		if (!dp)
+			continue;
+		struct dirent *de;
+		while ((de = readdir(dp)) && n < max) {
+			size_t len = strlen(de->d_name);
+			if (len < 6 || strcmp(de->d_name + len - 5, ".json") != 0)
+				continue;
+			char nm[256];
+			snprintf(nm, sizeof(nm), "%.*s", (int)(len - 5), de->d_name);
+			bool dup = false;
+			for (int i = 0; i < n; i++)
+				dup |= strcmp(names[i], nm) == 0;
+			if (!dup)
+				names[n++] = strdup(nm);
+		}
+		closedir(dp);
+	}
+	qsort(names, (size_t)n, sizeof(names[0]), cmp_str);
+	return n;
+}

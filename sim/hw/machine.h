@@ -1,0 +1,87 @@
+/* machine.h - a machine as its JSON file describes it: topology, the cost of
+ * moving a cache line by distance, interconnect occupancy, memory latency and
+ * the instruction-cost table of its microarchitecture. Every figure comes
+ * from machines/ (with its source there); none is written in C. */
+#ifndef SIM_MACHINE_H
+#define SIM_MACHINE_H
+
+#include <stdint.h>
+
+#include "engine/error.h"
+
+/* Distance between two CPUs, nearest first. */
+enum hw_dist {
+	DIST_SAME_CORE = 0,	/* the same hardware thread */
+	DIST_SMT,		/* another thread of the same core */
+	DIST_SAME_DIE,		/* another core sharing the die's last-level cache */
+	DIST_SAME_SOCKET,	/* another die of the same package */
+	DIST_OTHER_SOCKET,	/* another package of the same memory node */
+	DIST_OTHER_NODE,	/* another NUMA node */
+	NR_DIST
+};
+
+extern const char *const hw_dist_name[NR_DIST];
+
+/* How coherence traffic is carried, which decides where requests queue. */
+enum hw_fabric {
+	FABRIC_FSB,	/* front-side buses into a memory hub (Core 2 era) */
+	FABRIC_HOME,	/* point-to-point links, a home agent per node (QPI, HT, IF) */
+	FABRIC_IDEAL,	/* nothing queues and taking a line exclusively is free:
+			 * only reads that move data cost, by distance. These are
+			 * the assumptions of the Markov lock model (calibration.md
+			 * C4), where a hand-off costs the waiters' re-reads only. */
+};
+
+struct hw_cpu_topo {
+	int node, socket, die, core, thread;	/* socket/die/core numbered machine-wide */
+};
+
+#define MACHINE_MAX_COSTS 128
+
+struct machine {
+	char name[64];
+	char description[256];
+	char path[512];
+	double ghz;
+	int nodes, sockets_per_node, dies_per_socket, cores_per_die, threads_per_core;
+	int ncpus, nsockets;
+	struct hw_cpu_topo *topo;	/* by CPU number */
+	uint8_t *dist;			/* ncpus x ncpus enum hw_dist */
+	uint32_t handoff[NR_DIST];	/* cycles to get a modified line from there */
+	uint32_t mem_local, mem_remote;	/* cycles to load a line from DRAM */
+	uint32_t atomic;		/* cycles of a locked op on a line held here */
+	enum hw_fabric fabric;
+	uint32_t occ_bus;		/* FSB: cycles a transaction holds its bus */
+	uint32_t occ_hub;		/* FSB: cycles it holds the memory hub */
+	uint32_t occ_home;		/* HOME: cycles it holds the line's home agent */
+	uint32_t occ_link;		/* HOME: cycles it holds the inter-socket link */
+	char cost_table[64];
+	int ncosts;
+	char cost_name[MACHINE_MAX_COSTS][48];
+	double cost[MACHINE_MAX_COSTS];
+	int nsources;
+};
+
+/* Find a machine by name (machines/NAME.json) or by path (./file.json). */
+int machine_resolve(const char *name_or_path, char *path, int size, struct sim_err *err);
+int machine_load(struct machine *m, const char *name_or_path, struct sim_err *err);
+void machine_free(struct machine *m);
+
+static inline enum hw_dist machine_dist(const struct machine *m, int a, int b)
+{
+	return (enum hw_dist)m->dist[a * m->ncpus + b];
+}
+
+/* Cycles of a named entry of the cost table; sets err if it is missing. */
+int machine_cost(const struct machine *m, const char *name, uint32_t *cycles,
+		 struct sim_err *err);
+
+/* The directories searched for machines, ':'-separated, for messages. */
+const char *machine_dirs(void);
+
+#define MACHINE_MAX_FILES 256
+
+/* Names of the machine files found (sorted, malloc'ed); returns how many. */
+int machine_names(char **names, int max);
+
+#endif

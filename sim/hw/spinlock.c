@@ -1,0 +1,262 @@
+/* spinlock.c - the byte (test-and-set) and ticket spinlock models. */
+#include "spinlock.h"
+
+#include <stdio.h>
+#include <string.h>
+
+const char *const hw_lock_kind_name[NR_LOCK_KINDS] = { "byte", "ticket" };
+
+int hw_lock_kind_parse(const char *s)
+{
+	for (int i = 0; i < NR_LOCK_KINDS; i++)
+		if (strcmp(s, hw_lock_kind_name[i]) == 0)
+			return i;
+	return -1;
+}
+
+void hw_lock_class_init(struct hw *hw, struct hw_lock_class *cls, const char *name,
+			int spin_sym)
+{
+	memset(cls, 0, sizeof(*cls));
+	snprintf(cls->name, sizeof(cls->name), "%s", name);
+	cls->spin_sym = spin_sym;
+	cls->wait_min = cls->hold_min = UINT64_MAX;
+	cls->next = hw->classes;
+	hw->classes = cls;
+	hw->nclasses++;
+}
+
+static inline int lock_sym(const struct hw_lock *lk, const struct sim_cpu *cpu)
+{
+	return lk->cls->spin_sym >= 0 ? lk->cls->spin_sym : cpu->sym;
+}
+
+static void got_lock(struct hw_lock *lk, int cpu, uint64_t t)
+{
+	struct hw_lock_class *c = lk->cls;
+	lk->holder = (int16_t)cpu;
+	lk->hold_start = t;
+	c->acquisitions++;
+}
+
+static void count_wait(struct hw_lock_class *c, uint64_t wait)
+{
+	c->wait_total += wait;
+	if (wait > c->wait_max)
+		c->wait_max = wait;
+	if (wait < c->wait_min)
+		c->wait_min = wait;
+}
+
+static void count_hold(struct hw_lock *lk, uint64_t now)
+{
+	struct hw_lock_class *c = lk->cls;
+	uint64_t hold = now - lk->hold_start;
+	c->hold_total += hold;
+	if (hold > c->hold_max)
+		c->hold_max = hold;
+	if (hold < c->hold_min)
+		c->hold_min = hold;
+}
+
+/* The lock is held: join its waiters and spin until a release hands it over.
+ * `bounce` says the lock's line came from another CPU (lock_stat's bounces). */
+static void wait_for_lock(struct hw *hw, struct sim_cpu *cpu, struct hw_lock *lk,
+			  uint32_t ticket, bool bounce)
+{
+	struct hw_waiter *w = &hw->waiter[cpu->id];
+	w->lock = lk;
+	w->ticket = ticket;
+	w->since = cpu->clock;
+	w->sym = lock_sym(lk, cpu);
+	w->next = NULL;
+	if (lk->wq_tail)
+		lk->wq_tail->next = w;
+	else
+		lk->wq_head = w;
+	lk->wq_tail = w;
+	lk->nwaiters++;
+	lk->line->spin = lk->wq_head;
+	lk->cls->contentions++;
+	lk->cls->con_bounces += bounce;
+	cpu_suspend(cpu);	/* resumed by the release that hands it over */
+}
+
+/* Remove waiter w (whose predecessor is prev) from the queue. */
+static void unqueue(struct hw_lock *lk, struct hw_waiter *prev, struct hw_waiter *w)
+{
+	if (prev)
+		prev->next = w->next;
+	else
+		lk->wq_head = w->next;
+	if (lk->wq_tail == w)
+		lk->wq_tail = prev;
+	w->next = NULL;
+	lk->nwaiters--;
+	lk->line->spin = lk->wq_head;
+}
+
+static void hand_over(struct hw *hw, struct hw_lock *lk, struct hw_waiter *w, uint64_t t)
+{
+	got_lock(lk, w->cpu, t);
+	count_wait(lk->cls, t - w->since);
+	eng_wake_cpu(&hw->eng->cpus[w->cpu], t, w->sym);
+}
+
+/* Ticket lock (x86, 2.6.25-4.1): lock xadd takes a ticket; FIFO hand-off. */
+static void ticket_acquire(struct hw *hw, struct sim_cpu *cpu, struct hw_lock *lk)
+{
+	int prev = sym_enter(cpu, lock_sym(lk, cpu));
+	cpu_charge(cpu, hw->cost_spin_lock);
+	bool bounce = lk->line->owner != cpu->id;
+	hw_atomic(hw, cpu, lk->line);
+	cpu_sync(cpu);		/* the ticket is ours when the xadd completes */
+	uint32_t ticket = lk->tail++;
+	lk->cls->acq_bounces += bounce;
+	if (lk->holder < 0)
+		got_lock(lk, cpu->id, cpu->clock);
+	else
+		wait_for_lock(hw, cpu, lk, ticket, bounce);
+	sym_exit(cpu, prev);
+}
+
+static bool ticket_trylock(struct hw *hw, struct sim_cpu *cpu, struct hw_lock *lk)
+{
+	int prev = sym_enter(cpu, lock_sym(lk, cpu));
+	cpu_charge(cpu, hw->cost_spin_lock);
+	hw_read(hw, cpu, lk->line);
+	bool ok = lk->holder < 0;
+	if (ok) {
+		lk->cls->acq_bounces += lk->line->owner != cpu->id;
+		hw_atomic(hw, cpu, lk->line);	/* cmpxchg */
+		lk->tail++;
+		got_lock(lk, cpu->id, cpu->clock);
+	}
+	sym_exit(cpu, prev);
+	return ok;
+}
+
+/* Release: the unlock store invalidates every spinner's copy; they re-read in
+ * an order the fabric decides (uniformly random here), and the next ticket's
+ * owner sees the lock when its own re-read completes. */
+static void ticket_release(struct hw *hw, struct sim_cpu *cpu, struct hw_lock *lk)
+{
+	int prev = sym_enter(cpu, lk->cls->spin_sym >= 0 ? hw->sym_spin_unlock : cpu->sym);
+	cpu_charge(cpu, hw->cost_spin_unlock);
+	cpu_sync(cpu);
+	count_hold(lk, cpu->clock);
+	lk->head++;
+	struct hw_line *l = lk->line;
+	if (!lk->wq_head) {
+		lk->holder = -1;
+		hw_write(hw, cpu, l);
+		sym_exit(cpu, prev);
+		return;
+	}
+	l->spin = NULL;
+	uint64_t t = hw_store_posted(hw, cpu, l);
+	int k = 0;
+	for (struct hw_waiter *w = lk->wq_head; w; w = w->next)
+		hw->scratch[k++] = w;
+	for (int i = k - 1; i > 0; i--) {	/* Fisher-Yates with the run's RNG */
+		int j = (int)gsl_rng_uniform_int(hw->eng->rng, (unsigned long)i + 1);
+		struct hw_waiter *tmp = hw->scratch[i];
+		hw->scratch[i] = hw->scratch[j];
+		hw->scratch[j] = tmp;
+	}
+	struct hw_waiter *next = lk->wq_head;
+	uint64_t handoff = t, at = t;
+	for (int i = 0; i < k; i++) {	/* one after another */
+		at = hw_reread(hw, hw->scratch[i]->cpu, l, cpu->id, at);
+		if (hw->scratch[i] == next)
+			handoff = at;
+	}
+	unqueue(lk, NULL, next);
+	hand_over(hw, lk, next, handoff);
+	sym_exit(cpu, prev);
+}
+
+/* Byte lock (x86 up to 2.6.24; and bit_spin_lock on page->flags): lock
+ * test-and-set; waiters spin reading and race when it is released. */
+static void byte_acquire(struct hw *hw, struct sim_cpu *cpu, struct hw_lock *lk)
+{
+	int prev = sym_enter(cpu, lock_sym(lk, cpu));
+	cpu_charge(cpu, hw->cost_spin_lock);
+	bool bounce = lk->line->owner != cpu->id;
+	hw_atomic(hw, cpu, lk->line);
+	cpu_sync(cpu);		/* the test-and-set result is known when it completes */
+	lk->cls->acq_bounces += bounce;
+	if (lk->holder < 0)
+		got_lock(lk, cpu->id, cpu->clock);
+	else
+		wait_for_lock(hw, cpu, lk, 0, bounce);
+	sym_exit(cpu, prev);
+}
+
+static bool byte_trylock(struct hw *hw, struct sim_cpu *cpu, struct hw_lock *lk)
+{
+	int prev = sym_enter(cpu, lock_sym(lk, cpu));
+	cpu_charge(cpu, hw->cost_spin_lock);
+	lk->cls->acq_bounces += lk->line->owner != cpu->id;
+	hw_atomic(hw, cpu, lk->line);	/* test_and_set_bit either way */
+	bool ok = lk->holder < 0;
+	if (ok)
+		got_lock(lk, cpu->id, cpu->clock);
+	sym_exit(cpu, prev);
+	return ok;
+}
+
+/* Release: the spinners re-read nearest first; the first to see the lock free
+ * wins it with its own test-and-set, the rest see it taken and spin again. */
+static void byte_release(struct hw *hw, struct sim_cpu *cpu, struct hw_lock *lk)
+{
+	int prev = sym_enter(cpu, lk->cls->spin_sym >= 0 ? hw->sym_spin_unlock : cpu->sym);
+	cpu_charge(cpu, hw->cost_spin_unlock);
+	cpu_sync(cpu);
+	count_hold(lk, cpu->clock);
+	struct hw_line *l = lk->line;
+	if (!lk->wq_head) {
+		lk->holder = -1;
+		hw_write(hw, cpu, l);
+		sym_exit(cpu, prev);
+		return;
+	}
+	l->spin = NULL;
+	uint64_t t = hw_store_posted(hw, cpu, l);
+	struct hw_waiter *win = NULL, *win_prev = NULL, *p = NULL;
+	int best = NR_DIST;
+	for (struct hw_waiter *w = lk->wq_head; w; p = w, w = w->next) {
+		int d = (int)machine_dist(hw->m, cpu->id, w->cpu);
+		if (d < best) {
+			best = d;
+			win = w;
+			win_prev = p;
+		}
+	}
+	uint64_t seen = hw_reread(hw, win->cpu, l, cpu->id, t);
+	uint64_t got = hw_transaction(hw, win->cpu, l, cpu->id, seen) + hw->m->atomic;
+	l->owner = (int16_t)win->cpu;
+	l->nsharers = 0;
+	unqueue(lk, win_prev, win);
+	if (lk->wq_head) {
+		l->spin = lk->wq_head;
+		hw_spinners_reread(hw, l, win->cpu, got);
+	}
+	hand_over(hw, lk, win, got);
+	sym_exit(cpu, prev);
+}
+
+static const struct hw_lock_ops lock_ops[NR_LOCK_KINDS] = {
+	[LOCK_BYTE] = { byte_acquire, byte_trylock, byte_release },
+	[LOCK_TICKET] = { ticket_acquire, ticket_trylock, ticket_release },
+};
+
+void hw_lock_init(struct hw_lock *lk, enum hw_lock_kind kind, struct hw_line *line,
+		  struct hw_lock_class *cls)
+{
+	memset(lk, 0, sizeof(*lk));
+	lk->ops = &lock_ops[kind];
+	lk->line = line;
+	lk->cls = cls;
+	lk->holder = -1;
+}

@@ -1,0 +1,91 @@
+/* spinlock.h - spinlocks as modelled cache lines with a waiter queue.
+ *
+ * One interface, several kinds (struct hw_lock_ops): the `ticket` lock of
+ * x86 2.6.25-4.1 (FIFO; on release every waiter re-reads the line and the
+ * next ticket is somewhere among them, so the hand-off grows with the number
+ * of waiters), and the `byte` test-and-set lock of x86 up to 2.6.24, which
+ * is also what bit_spin_lock() on page->flags is (unfair: the waiter whose
+ * re-read completes first wins). A waiting CPU is suspended; the release
+ * computes when the next holder sees the lock free and resumes it then,
+ * charging the gap as spinning to the lock's symbol. */
+#ifndef SIM_SPINLOCK_H
+#define SIM_SPINLOCK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "hw.h"
+
+enum hw_lock_kind { LOCK_BYTE = 0, LOCK_TICKET, NR_LOCK_KINDS };
+
+extern const char *const hw_lock_kind_name[NR_LOCK_KINDS];
+
+struct hw_lock;
+
+struct hw_waiter {
+	struct hw_waiter *next;
+	struct hw_lock *lock;
+	int cpu;
+	int sym;		/* spinning is charged here */
+	uint32_t ticket;
+	uint64_t since;		/* when it started to wait */
+};
+
+/* A lock class, as lock_stat groups locks: one row of the lock table. */
+struct hw_lock_class {
+	char name[64];
+	int spin_sym;		/* symbol spinning is charged to; -1: the caller's */
+	uint64_t acquisitions, contentions, acq_bounces, con_bounces;
+	uint64_t wait_total, wait_min, wait_max;
+	uint64_t hold_total, hold_min, hold_max;
+	struct hw_lock_class *next;
+};
+
+struct hw_lock_ops {
+	void (*acquire)(struct hw *hw, struct sim_cpu *cpu, struct hw_lock *lk);
+	bool (*trylock)(struct hw *hw, struct sim_cpu *cpu, struct hw_lock *lk);
+	void (*release)(struct hw *hw, struct sim_cpu *cpu, struct hw_lock *lk);
+};
+
+struct hw_lock {
+	const struct hw_lock_ops *ops;
+	struct hw_line *line;	/* the line the lock word lives in */
+	struct hw_lock_class *cls;
+	int16_t holder;		/* CPU holding it, -1 if free */
+	uint16_t nwaiters;
+	uint32_t head, tail;	/* ticket lock: now serving, next ticket */
+	uint64_t hold_start;
+	struct hw_waiter *wq_head, *wq_tail;
+};
+
+/* Register a class (a lock_stat row) under `name`; spin_sym as above. */
+void hw_lock_class_init(struct hw *hw, struct hw_lock_class *cls, const char *name,
+			int spin_sym);
+
+void hw_lock_init(struct hw_lock *lk, enum hw_lock_kind kind, struct hw_line *line,
+		  struct hw_lock_class *cls);
+
+static inline void hw_spin_lock(struct hw *hw, struct sim_cpu *cpu, struct hw_lock *lk)
+{
+	lk->ops->acquire(hw, cpu, lk);
+}
+
+static inline bool hw_spin_trylock(struct hw *hw, struct sim_cpu *cpu, struct hw_lock *lk)
+{
+	return lk->ops->trylock(hw, cpu, lk);
+}
+
+static inline void hw_spin_unlock(struct hw *hw, struct sim_cpu *cpu, struct hw_lock *lk)
+{
+	lk->ops->release(hw, cpu, lk);
+}
+
+static inline bool hw_lock_held(const struct hw_lock *lk)
+{
+	return lk->holder >= 0;
+}
+
+/* Parse a lock kind name; -1 if unknown. */
+int hw_lock_kind_parse(const char *s);
+
+#endif

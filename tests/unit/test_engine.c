@@ -1,0 +1,160 @@
+/* test_engine.c - event queue order, fibers, and the ordering rule. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <cmocka.h>
+
+#include "engine/engine.h"
+#include "engine/event_queue.h"
+#include "engine/fiber.h"
+
+/* Events pop in (time, seq) order whatever the push order and the queue's
+ * resizing; equal times pop first-in first-out. */
+static void test_queue_order(void **state)
+{
+	(void)state;
+	struct event_queue q;
+	assert_int_equal(eq_init(&q), 0);
+	enum { N = 20000 };
+	struct sim_event *ev = calloc(N, sizeof(*ev));
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	for (int i = 0; i < N; i++) {
+		ev[i].time = gsl_rng_uniform_int(r, 5000);	/* many ties */
+		ev[i].data = (uint64_t)i;
+		eq_push(&q, &ev[i]);
+	}
+	uint64_t last_t = 0, last_seq = 0;
+	for (int i = 0; i < N; i++) {
+		struct sim_event *e = eq_pop(&q);
+		assert_non_null(e);
+		assert_true(e->time >= last_t);
+		if (i && e->time == last_t)
+			assert_true(e->seq > last_seq);
+		last_t = e->time;
+		last_seq = e->seq;
+		/* hold model: half of them push a later event */
+		if (i < N / 2) {
+			e->time += 1 + gsl_rng_uniform_int(r, 100000);
+			eq_push(&q, e);
+		}
+	}
+	assert_int_equal(q.n, N / 2);
+	while (eq_pop(&q))
+		;
+	assert_null(eq_peek(&q));
+	assert_int_equal(eq_min_time(&q), UINT64_MAX);
+	gsl_rng_free(r);
+	free(ev);
+	eq_destroy(&q);
+}
+
+static void test_queue_remove(void **state)
+{
+	(void)state;
+	struct event_queue q;
+	eq_init(&q);
+	struct sim_event a = { .time = 10 }, b = { .time = 5 }, c = { .time = 7 };
+	eq_push(&q, &a);
+	eq_push(&q, &b);
+	eq_push(&q, &c);
+	assert_int_equal(eq_min_time(&q), 5);
+	assert_true(eq_remove(&q, &b));
+	assert_false(eq_remove(&q, &b));
+	assert_int_equal(eq_min_time(&q), 7);
+	assert_ptr_equal(eq_pop(&q), &c);
+	assert_ptr_equal(eq_pop(&q), &a);
+	assert_null(eq_pop(&q));
+	eq_destroy(&q);
+}
+
+static struct fiber f_main, f_a;
+static int trace[8], ntrace;
+
+static void fiber_a(void *arg)
+{
+	int *v = arg;
+	trace[ntrace++] = *v;
+	fiber_switch(&f_a, &f_main);
+	trace[ntrace++] = *v + 1;
+	fiber_switch(&f_a, &f_main);
+	abort();
+}
+
+static void test_fiber_switch(void **state)
+{
+	(void)state;
+	int v = 40;
+	fiber_init_main(&f_main);
+	assert_int_equal(fiber_create(&f_a, fiber_a, &v, 16384), 0);
+	fiber_switch(&f_main, &f_a);
+	trace[ntrace++] = 1;
+	fiber_switch(&f_main, &f_a);
+	assert_int_equal(ntrace, 3);
+	assert_int_equal(trace[0], 40);
+	assert_int_equal(trace[1], 1);
+	assert_int_equal(trace[2], 41);
+	fiber_destroy(&f_a);
+}
+
+/* Each CPU advances by its own step and records (time) at every sync: the
+ * ordering rule makes the records come out in simulated-time order. */
+struct ord_ctx {
+	struct engine *eng;
+	struct sim_cpu *cpu;
+	struct fiber f;
+	uint64_t step;
+	int left;
+};
+static uint64_t order_log[4096];
+static int order_n;
+static int done_cpus;
+
+static void ord_fiber(void *arg)
+{
+	struct ord_ctx *c = arg;
+	while (c->left--) {
+		cpu_charge(c->cpu, c->step);
+		cpu_sync(c->cpu);
+		order_log[order_n++] = c->cpu->clock;
+	}
+	if (++done_cpus == 3)
+		c->eng->stop = true;
+	cpu_suspend(c->cpu);
+	abort();
+}
+
+static void test_ordering_rule(void **state)
+{
+	(void)state;
+	struct engine eng;
+	assert_int_equal(engine_init(&eng, 3, 1), 0);
+	struct ord_ctx ctx[3];
+	uint64_t steps[3] = { 7, 11, 13 };
+	for (int i = 0; i < 3; i++) {
+		ctx[i] = (struct ord_ctx){ &eng, &eng.cpus[i], {0}, steps[i], 300 };
+		fiber_create(&ctx[i].f, ord_fiber, &ctx[i], 32768);
+		eng_start_cpu(&eng, &eng.cpus[i], &ctx[i].f, 0);
+	}
+	engine_run(&eng);
+	assert_int_equal(order_n, 900);
+	for (int i = 1; i < order_n; i++)
+		assert_true(order_log[i] >= order_log[i - 1]);
+	assert_true(eng.yields > 100);
+	assert_int_equal(eng.cpus[2].clock, 13 * 300);
+	for (int i = 0; i < 3; i++)
+		fiber_destroy(&ctx[i].f);
+	engine_destroy(&eng);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_queue_order),
+		cmocka_unit_test(test_queue_remove),
+		cmocka_unit_test(test_fiber_switch),
+		cmocka_unit_test(test_ordering_rule),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
