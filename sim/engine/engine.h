@@ -4,8 +4,12 @@
  * Ordering rule (design.md): a CPU touches state other CPUs can see only when
  * no other CPU can still act at an earlier simulated time. Code running on a
  * simulated CPU calls cpu_sync() before such an access; if another CPU (or a
- * timer) is behind, the fiber yields to the engine and resumes once its clock
- * is the earliest. Private work only advances the CPU's own clock. */
+ * timer) is behind, the fiber yields and resumes once its clock is the
+ * earliest. Private work only advances the CPU's own clock.
+ *
+ * Pending work is kept in two places: CPUs waiting to resume in a small
+ * binary heap (the hot path: a yield is one sift and one fiber switch), and
+ * timers in the calendar queue. `horizon` caches the earliest of both. */
 #ifndef SIM_ENGINE_H
 #define SIM_ENGINE_H
 
@@ -25,7 +29,7 @@ struct sim_cpu {
 	int id;
 	int sym;		/* profile symbol being charged */
 	int in_slab;		/* > 0 while inside the slab allocator */
-	bool queued;		/* resume event pending */
+	bool queued;		/* waiting in the engine's ready heap */
 	bool asleep;		/* idle, waiting for eng_wake_cpu */
 	struct fiber *cur;	/* the fiber running on this CPU */
 	struct engine *eng;
@@ -33,11 +37,21 @@ struct sim_cpu {
 	uint64_t busy;		/* cycles charged (all but idle) */
 	uint64_t slab;		/* of which inside the slab allocator */
 	uint64_t spin;		/* of which spinning on a lock */
-	struct sim_event resume;
+};
+
+/* A queued CPU: resumes at `time`; ties go to the lower sequence. */
+struct cpu_slot {
+	uint64_t time;
+	uint64_t seq;
+	struct sim_cpu *cpu;
 };
 
 struct engine {
-	struct event_queue q;
+	struct event_queue q;		/* timers */
+	struct cpu_slot *ready;		/* min-heap of CPUs waiting to resume */
+	int nready;
+	uint64_t seq;
+	uint64_t horizon;		/* earliest queued CPU or timer */
 	struct event_pool pool;
 	struct sim_cpu *cpus;
 	int ncpus;
@@ -74,7 +88,7 @@ void cpu_yield(struct sim_cpu *cpu);
 /* The ordering rule: call before touching state other CPUs can see. */
 static inline void cpu_sync(struct sim_cpu *cpu)
 {
-	if (eq_min_time(&cpu->eng->q) < cpu->clock)
+	if (cpu->eng->horizon < cpu->clock)
 		cpu_yield(cpu);
 }
 

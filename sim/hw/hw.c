@@ -179,8 +179,11 @@ uint64_t hw_transaction(struct hw *hw, int cpu, struct hw_line *l, int from, uin
 		res_hold(r[i], start, occ[i]);
 	hw->stats.queue_cycles += start - t;
 	uint64_t done = start + lat;
+	/* The line stays busy at its serialization point (the hub's snoop
+	 * filter, the home agent; inside a die its shared cache) for the
+	 * request's occupancy there. */
 	if (!ideal)
-		l->ready = done;
+		l->ready = start + (nr && m->occ_line < lat ? m->occ_line : lat);
 	return done;
 }
 
@@ -277,6 +280,21 @@ void hw_atomic(struct hw *hw, struct sim_cpu *cpu, struct hw_line *l)
 	cpu_charge(cpu, hw->m->atomic);
 	if (l->spin)
 		hw_spinners_reread(hw, l, cpu->id, cpu->clock);
+}
+
+void hw_mem_lines(struct hw *hw, struct sim_cpu *cpu, int lines, int node)
+{
+	if (lines <= 0)
+		return;
+	cpu_sync(cpu);
+	uint64_t t = cpu->clock, done = t;
+	for (int i = 0; i < lines; i++) {	/* distinct lines: each holds the bus and hub */
+		struct hw_line tmp = { .owner = -1, .src = -1, .home = (uint16_t)node };
+		done = hw_transaction(hw, cpu->id, &tmp, -1, t);
+	}
+	uint64_t lat = hw->m->topo[cpu->id].node == node ? hw->m->mem_local : hw->m->mem_remote;
+	/* the first miss is waited for in full, the others overlap (mlp) */
+	cpu_charge(cpu, (done - t) + (uint64_t)(lines - 1) * lat / hw->mlp);
 }
 
 void hw_obj_access(struct hw *hw, struct sim_cpu *cpu, hw_objline *ol, int lines,

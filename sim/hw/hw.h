@@ -88,6 +88,11 @@ void hw_atomic(struct hw *hw, struct sim_cpu *cpu, struct hw_line *l);
 void hw_obj_access(struct hw *hw, struct sim_cpu *cpu, hw_objline *ol, int lines,
 		   bool write, int home);
 
+/* `lines` lines that are in no cache any more (kernel data pushed out by the
+ * working set: task, file and socket structures of thousands of tasks), read
+ * from the memory of `node` in one go: they wait for the fabric like any miss. */
+void hw_mem_lines(struct hw *hw, struct sim_cpu *cpu, int lines, int node);
+
 /* A transfer of `l` to `cpu` starting no earlier than `t`, from CPU `from`
  * (-1: memory); returns when it completes. Updates queues, not the CPU. */
 uint64_t hw_transaction(struct hw *hw, int cpu, struct hw_line *l, int from, uint64_t t);

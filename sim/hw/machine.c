@@ -243,6 +243,9 @@ static int load_fabric(struct machine *m, const cJSON *root, const cJSON *src,
 		if (figure(f, fab, src, "fabric", "hub_occupancy_cycles", 0, 1e5, true, &v, err) < 0)
 			return -1;
 		m->occ_hub = (uint32_t)v;
+		if (figure(f, fab, src, "fabric", "line_occupancy_cycles", 0, 1e5, true, &v, err) < 0)
+			return -1;
+		m->occ_line = (uint32_t)v;
 	} else if (strcmp(kind, "home") == 0) {
 		m->fabric = FABRIC_HOME;
 		if (figure(f, fab, src, "fabric", "home_occupancy_cycles", 0, 1e5, true, &v, err) < 0)
@@ -251,6 +254,9 @@ static int load_fabric(struct machine *m, const cJSON *root, const cJSON *src,
 		if (figure(f, fab, src, "fabric", "link_occupancy_cycles", 0, 1e5, true, &v, err) < 0)
 			return -1;
 		m->occ_link = (uint32_t)v;
+		if (figure(f, fab, src, "fabric", "line_occupancy_cycles", 0, 1e5, true, &v, err) < 0)
+			return -1;
+		m->occ_line = (uint32_t)v;
 	} else if (strcmp(kind, "ideal") == 0) {
 		m->fabric = FABRIC_IDEAL;
 	} else {

@@ -55,6 +55,8 @@ struct machine {
 	uint32_t occ_hub;		/* FSB: cycles it holds the memory hub */
 	uint32_t occ_home;		/* HOME: cycles it holds the line's home agent */
 	uint32_t occ_link;		/* HOME: cycles it holds the inter-socket link */
+	uint32_t occ_line;		/* cycles a request keeps its line busy at the
+					 * hub / home: later requests for it wait */
 	char cost_table[64];
 	int ncosts;
 	char cost_name[MACHINE_MAX_COSTS][48];

@@ -166,10 +166,14 @@ static void ticket_release(struct hw *hw, struct sim_cpu *cpu, struct hw_lock *l
 	}
 	struct hw_waiter *next = lk->wq_head;
 	uint64_t handoff = t, at = t;
-	for (int i = 0; i < k; i++) {	/* one after another */
-		at = hw_reread(hw, hw->scratch[i]->cpu, l, cpu->id, at);
+	bool chain = hw->m->fabric == FABRIC_IDEAL;
+	for (int i = 0; i < k; i++) {
+		/* the re-reads queue on the line; an ideal fabric serves them
+		 * strictly one after the other (the Markov model's c each) */
+		uint64_t done = hw_reread(hw, hw->scratch[i]->cpu, l, cpu->id, chain ? at : t);
+		at = done;
 		if (hw->scratch[i] == next)
-			handoff = at;
+			handoff = done;
 	}
 	unqueue(lk, NULL, next);
 	hand_over(hw, lk, next, handoff);

@@ -1,0 +1,108 @@
+/* policy.h - what a slab allocator design must provide (one const struct of
+ * hooks and a parameter table), and what the kernel model gives it.
+ *
+ * A policy sees caches (struct kmem_cache), CPUs (struct sim_cpu) and the
+ * primitives of sim/hw (hw_read/hw_write/hw_atomic, hw_obj_access, spinlocks)
+ * and sim/kernel (alloc_pages_node/__free_pages, account_slab_pages,
+ * slab_page_prepare, profile symbols and machine costs). Every cycle it
+ * spends is charged with cpu_charge() to a kernel-named symbol. */
+#ifndef SLABSIM_POLICY_H
+#define SLABSIM_POLICY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "engine/params.h"
+#include "kernel/kernel.h"
+
+#define SLAB_POLICY_API_VERSION 1
+
+/* kmem_cache_create() flags (the kernel's values) */
+#define SLAB_HWCACHE_ALIGN 0x00002000ul
+#define SLAB_PANIC 0x00040000ul
+#define __KMALLOC_CACHE 0x20000000ul	/* a kmalloc-N cache (2.6.25 SLUB) */
+
+/* The generic part of a cache, as the kernel and the reports see it. */
+struct kmem_cache {
+	char name[32];
+	unsigned int object_size;	/* what was asked for */
+	unsigned int size;		/* the slot: aligned size */
+	unsigned int align;
+	unsigned long flags;
+	struct kmem_cache *alias;	/* merged into this cache (SLUB) */
+	void *priv;			/* the policy's own per-cache state */
+	uint64_t live;			/* allocated and not freed */
+	uint64_t allocs, frees;
+	int id;
+};
+
+#define SLAB_MAX_STATS 48
+#define SLAB_MAX_TUNABLES 16
+
+struct slab_stat {
+	const char *name;
+	uint64_t value;
+};
+
+/* What reports show of one cache (slabinfo, `show policy`, JSON). */
+struct cache_info {
+	unsigned int order;
+	unsigned int objs_per_slab;
+	uint64_t slabs;			/* slabs now */
+	uint64_t slabs_peak;
+	uint64_t partial;		/* slabs on partial lists now */
+	uint64_t objects;		/* object slots in all slabs */
+	uint64_t active;		/* objects in use */
+	int nstats;
+	struct slab_stat stats[SLAB_MAX_STATS];		/* kernel names */
+	int ntunables;
+	struct slab_stat tunables[SLAB_MAX_TUNABLES];	/* min_partial, limit, ... */
+};
+
+struct slab_policy {
+	int api_version;
+	const char *name;
+	const char *description;
+	const struct param_def *params;		/* ends with { NULL } */
+	/* Defaults of `kernel=VERSION` (era = 20625 for 2.6.25) into ps. */
+	int (*presets)(struct param_set *ps, int era, struct sim_err *err);
+	int (*create)(struct kernel *k, const struct param_set *ps, void **state,
+		      struct sim_err *err);
+	void (*destroy)(void *state);
+	/* Decide the geometry of a new cache; may return another cache that
+	 * it is merged into (then `c` is an alias of it). */
+	struct kmem_cache *(*cache_create)(void *state, struct kmem_cache *c,
+					   struct sim_err *err);
+	/* Largest kmalloc() size served by a cache (beyond: pages). */
+	unsigned int (*kmalloc_max)(void *state);
+	/* kmem_cache_alloc / kmem_cache_free on the CPU running now. */
+	kaddr_t (*alloc)(void *state, struct kmem_cache *c, struct sim_cpu *cpu, int node);
+	void (*free)(void *state, struct kmem_cache *c, struct sim_cpu *cpu, kaddr_t obj);
+	void (*cache_info)(void *state, struct kmem_cache *c, struct cache_info *out);
+	/* Invariants of one cache: lists, counters and objects agree. */
+	int (*check)(void *state, struct kmem_cache *c, struct sim_err *err);
+};
+
+/* The registry: every built-in policy, NULL-terminated. */
+extern const struct slab_policy *const slab_policies[];
+const struct slab_policy *slab_policy_find(const char *name);
+
+/* --- what the kernel offers policies (sim/kernel/slab.c) --- */
+
+/* Give a slab page object arrays for `objects` objects, all free and cold. */
+void slab_page_prepare(struct kernel *k, struct page *page, unsigned int objects);
+
+/* Object index of `obj` in its slab page (objects laid out from offset 0). */
+static inline unsigned int slab_obj_index(const struct kmem_cache *c, const struct page *page,
+					  kaddr_t obj)
+{
+	return (unsigned int)((obj - page_address(page)) / c->size);
+}
+
+static inline kaddr_t slab_obj_addr(const struct kmem_cache *c, const struct page *page,
+				    unsigned int idx)
+{
+	return page_address(page) + (kaddr_t)idx * c->size;
+}
+
+#endif

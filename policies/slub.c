@@ -1,0 +1,697 @@
+/* slub.c - SLUB of 2.6.24-2.6.26 (Christoph Lameter), its paths as mm/slub.c
+ * wrote them: a per-CPU slab whose free objects the CPU allocates with IRQs
+ * off, the page bit lock (slab_lock) for everything else, and per-node
+ * partial lists under n->list_lock. Objects freed by a CPU that does not own
+ * the slab go through __slab_free; a slab that fills up leaves every list and
+ * comes back to the partial list on its first free; an empty one is given
+ * back to the page allocator. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "slub.h"
+
+const char *const slub_stat_name[NR_SLUB_STAT_ITEMS] = {
+	"ALLOC_FASTPATH", "ALLOC_SLOWPATH", "FREE_FASTPATH", "FREE_SLOWPATH", "FREE_FROZEN",
+	"FREE_ADD_PARTIAL", "FREE_REMOVE_PARTIAL", "ALLOC_FROM_PARTIAL", "ALLOC_SLAB",
+	"ALLOC_REFILL", "FREE_SLAB", "CPUSLAB_FLUSH", "DEACTIVATE_FULL", "DEACTIVATE_EMPTY",
+	"DEACTIVATE_TO_HEAD", "DEACTIVATE_TO_TAIL", "DEACTIVATE_REMOTE_FREES", "ORDER_FALLBACK",
+};
+
+static inline void stat(struct kmem_cache_cpu *c, enum stat_item si)
+{
+	c->stat[si]++;
+}
+
+static inline struct kmem_cache_node *get_node(struct slub_cache *s, int node)
+{
+	return &s->node[node];
+}
+
+static inline int page_to_nid(const struct page *page)
+{
+	return page->nid;
+}
+
+static inline bool node_match(const struct kmem_cache_cpu *c, int node)
+{
+	return node < 0 || c->node == node;
+}
+
+static inline bool SlabFrozen(const struct page *page)
+{
+	return page->flags & PG_frozen;
+}
+
+static inline void slab_lock(struct slub *sl, struct sim_cpu *cpu, struct page *page)
+{
+	hw_spin_lock(sl->hw, cpu, &page->lock);	/* bit_spin_lock(PG_locked) */
+}
+
+static inline void slab_unlock(struct slub *sl, struct sim_cpu *cpu, struct page *page)
+{
+	hw_spin_unlock(sl->hw, cpu, &page->lock);
+}
+
+static inline bool slab_trylock(struct slub *sl, struct sim_cpu *cpu, struct page *page)
+{
+	return hw_spin_trylock(sl->hw, cpu, &page->lock);
+}
+
+/* The cache line holding a list_head: the node's (list head) or a page's. */
+static struct hw_line *lru_line(struct kmem_cache_node *n, struct list_head *l)
+{
+	return l == &n->partial ? &n->line : &list_entry(l, struct page, lru)->line;
+}
+
+/* Reading an object's free pointer touches the object's first line. */
+static inline uint16_t get_freepointer(struct slub *sl, struct sim_cpu *cpu,
+				       struct page *page, unsigned int idx)
+{
+	hw_obj_access(sl->hw, cpu, &page->obj_line[idx], 1, false, page->nid);
+	return page->obj_next[idx];
+}
+
+static inline void set_freepointer(struct slub *sl, struct sim_cpu *cpu, struct page *page,
+				   unsigned int idx, uint16_t fp)
+{
+	hw_obj_access(sl->hw, cpu, &page->obj_line[idx], 1, true, page->nid);
+	page->obj_next[idx] = fp;
+}
+
+/* --- partial lists --- */
+
+static void add_partial(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_node *n,
+			struct page *page, int tail)
+{
+	int psym = sym_enter(cpu, sl->sym_add_partial);
+	cpu_charge(cpu, sl->cost_list);
+	hw_spin_lock(sl->hw, cpu, &n->list_lock);
+	n->nr_partial++;
+	hw_write(sl->hw, cpu, &n->line);
+	struct list_head *nb = tail ? n->partial.prev : n->partial.next;
+	hw_write(sl->hw, cpu, lru_line(n, nb));
+	hw_write(sl->hw, cpu, &page->line);
+	if (tail)
+		list_add_tail(&page->lru, &n->partial);
+	else
+		list_add(&page->lru, &n->partial);
+	hw_spin_unlock(sl->hw, cpu, &n->list_lock);
+	sym_exit(cpu, psym);
+}
+
+/* list_del() of a partial slab writes both neighbours' list pointers. */
+static void del_partial(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_node *n,
+			struct page *page)
+{
+	hw_write(sl->hw, cpu, lru_line(n, page->lru.prev));
+	hw_write(sl->hw, cpu, lru_line(n, page->lru.next));
+	list_del(&page->lru);
+	n->nr_partial--;
+	hw_write(sl->hw, cpu, &n->line);
+}
+
+static void remove_partial(struct slub *sl, struct sim_cpu *cpu, struct slub_cache *s,
+			   struct page *page)
+{
+	struct kmem_cache_node *n = get_node(s, page_to_nid(page));
+	cpu_charge(cpu, sl->cost_list);
+	hw_spin_lock(sl->hw, cpu, &n->list_lock);
+	del_partial(sl, cpu, n, page);
+	hw_spin_unlock(sl->hw, cpu, &n->list_lock);
+}
+
+/* lock_and_freeze_slab(): take a partial slab nobody has locked. */
+static bool lock_and_freeze_slab(struct slub *sl, struct sim_cpu *cpu,
+				 struct kmem_cache_node *n, struct page *page)
+{
+	if (!slab_trylock(sl, cpu, page))
+		return false;
+	del_partial(sl, cpu, n, page);
+	page->flags |= PG_frozen;
+	return true;
+}
+
+/* get_partial_node(): one slab from a node's partial list, under list_lock. */
+static struct page *get_partial_node(struct slub *sl, struct sim_cpu *cpu,
+				     struct kmem_cache_node *n)
+{
+	/* Racy check: no lock to see that there is nothing to take. */
+	hw_read(sl->hw, cpu, &n->line);
+	if (!n->nr_partial)
+		return NULL;
+	int psym = sym_enter(cpu, sl->sym_get_partial);
+	hw_spin_lock(sl->hw, cpu, &n->list_lock);
+	struct page *page, *found = NULL;
+	list_for_each_entry(page, &n->partial, lru) {
+		cpu_charge(cpu, sl->cost_partial);
+		if (lock_and_freeze_slab(sl, cpu, n, page)) {
+			found = page;
+			break;
+		}
+	}
+	hw_spin_unlock(sl->hw, cpu, &n->list_lock);
+	sym_exit(cpu, psym);
+	return found;
+}
+
+/* get_any_partial(): other nodes' partial slabs, only now and then. */
+static struct page *get_any_partial(struct slub *sl, struct sim_cpu *cpu, struct slub_cache *s,
+				    int searchnode)
+{
+	if (sl->k->m->nodes == 1 || !sl->defrag_ratio ||
+	    cpu->clock % 1024 > (uint64_t)sl->defrag_ratio)
+		return NULL;
+	for (int i = 1; i < sl->k->m->nodes; i++) {
+		int nid = (searchnode + i) % sl->k->m->nodes;
+		struct kmem_cache_node *n = get_node(s, nid);
+		if (n->nr_partial > MIN_PARTIAL) {
+			struct page *page = get_partial_node(sl, cpu, n);
+			if (page)
+				return page;
+		}
+	}
+	return NULL;
+}
+
+static struct page *get_partial(struct slub *sl, struct sim_cpu *cpu, struct slub_cache *s,
+				int node)
+{
+	int searchnode = node < 0 ? sl->k->m->topo[cpu->id].node : node;
+	struct page *page = get_partial_node(sl, cpu, get_node(s, searchnode));
+	if (page)
+		return page;
+	return get_any_partial(sl, cpu, s, searchnode);
+}
+
+/* --- slabs from and to the page allocator --- */
+
+static void track_slab(struct slub_cache *s, struct page *page)
+{
+	if (s->nall == s->all_cap) {
+		s->all_cap = s->all_cap ? 2 * s->all_cap : 64;
+		s->all = realloc(s->all, (size_t)s->all_cap * sizeof(*s->all));
+		if (!s->all)
+			abort();
+	}
+	page->priv = (void *)(uintptr_t)s->nall;
+	s->all[s->nall++] = page;
+	if ((uint64_t)s->nall > s->slabs_peak)
+		s->slabs_peak = (uint64_t)s->nall;
+}
+
+static void untrack_slab(struct slub_cache *s, struct page *page)
+{
+	int i = (int)(uintptr_t)page->priv;
+	s->all[i] = s->all[--s->nall];
+	s->all[i]->priv = (void *)(uintptr_t)i;
+}
+
+/* new_slab(): pages from the page allocator, every object chained free. */
+static struct page *new_slab(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_cpu *c,
+			     struct slub_cache *s, int node)
+{
+	int psym = sym_enter(cpu, sl->sym_new_slab);
+	int nid = node < 0 ? sl->k->m->topo[cpu->id].node : node;
+	int order = s->order, objects = s->objects;
+	struct page *page = alloc_pages_node(&sl->k->pa, cpu, nid, (unsigned int)order);
+	if (!page && sl->era >= 20626 && order > 0) {	/* allocate_slab() fallback */
+		order = 0;
+		while ((PAGE_SIZE << order) < s->kc->size)
+			order++;
+		objects = (int)((PAGE_SIZE << order) / s->kc->size);
+		page = alloc_pages_node(&sl->k->pa, cpu, nid, (unsigned int)order);
+		if (page)
+			stat(c, ORDER_FALLBACK);
+	}
+	if (!page) {
+		sym_exit(cpu, psym);
+		return NULL;
+	}
+	struct kmem_cache_node *n = get_node(s, page_to_nid(page));
+	hw_atomic(sl->hw, cpu, &n->line);	/* atomic_long_inc(&n->nr_slabs) */
+	n->nr_slabs++;
+	page->slab = s->kc;
+	page->flags |= PG_slab;
+	page->order = (int8_t)order;
+	page->lock.cls = &s->slab_lock_class;
+	account_slab_pages(&sl->k->pa, page->nid, 1l << order);
+	slab_page_prepare(sl->k, page, (unsigned int)objects);
+	cpu_charge(cpu, sl->cost_new_slab + (uint32_t)objects * sl->cost_per_object);
+	for (int i = 0; i < objects; i++)	/* for_each_object: set_freepointer() */
+		set_freepointer(sl, cpu, page, (unsigned int)i,
+				i + 1 < objects ? (uint16_t)(i + 1) : OBJ_NIL);
+	page->freelist = 0;
+	page->inuse = 0;
+	hw_write(sl->hw, cpu, &page->line);
+	track_slab(s, page);
+	sym_exit(cpu, psym);
+	return page;
+}
+
+static void discard_slab(struct slub *sl, struct sim_cpu *cpu, struct slub_cache *s,
+			 struct page *page)
+{
+	int psym = sym_enter(cpu, sl->sym_discard);
+	cpu_charge(cpu, sl->cost_discard);
+	struct kmem_cache_node *n = get_node(s, page_to_nid(page));
+	hw_atomic(sl->hw, cpu, &n->line);	/* atomic_long_dec(&n->nr_slabs) */
+	n->nr_slabs--;
+	untrack_slab(s, page);
+	int order = page->order;
+	page->flags &= ~(PG_slab | PG_frozen);
+	page->slab = NULL;
+	page->lock.cls = &sl->k->pa.page_lock_class;
+	account_slab_pages(&sl->k->pa, page->nid, -(1l << order));
+	__free_pages(&sl->k->pa, cpu, page, (unsigned int)order);
+	sym_exit(cpu, psym);
+}
+
+/* --- giving up the CPU slab --- */
+
+/* unfreeze_slab(): back on the node's lists (caller holds slab_lock). */
+static void unfreeze_slab(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_cpu *c,
+			  struct slub_cache *s, struct page *page, int tail)
+{
+	struct kmem_cache_node *n = get_node(s, page_to_nid(page));
+	page->flags &= ~PG_frozen;
+	if (page->inuse) {
+		if (page->freelist != OBJ_NIL) {
+			add_partial(sl, cpu, n, page, tail);
+			stat(c, tail ? DEACTIVATE_TO_TAIL : DEACTIVATE_TO_HEAD);
+		} else {
+			stat(c, DEACTIVATE_FULL);
+		}
+		slab_unlock(sl, cpu, page);
+	} else {
+		stat(c, DEACTIVATE_EMPTY);
+		hw_read(sl->hw, cpu, &n->line);
+		if (n->nr_partial < MIN_PARTIAL) {
+			/* keep an empty slab to spare the page allocator, after
+			 * the others so that they fill up first */
+			add_partial(sl, cpu, n, page, 1);
+			slab_unlock(sl, cpu, page);
+		} else {
+			slab_unlock(sl, cpu, page);
+			stat(c, FREE_SLAB);
+			discard_slab(sl, cpu, s, page);
+		}
+	}
+}
+
+/* deactivate_slab(): return the CPU freelist to the page and let it go. */
+static void deactivate_slab(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_cpu *c,
+			    struct slub_cache *s)
+{
+	struct page *page = c->page;
+	int tail = 1;
+	int psym = sym_enter(cpu, sl->sym_deactivate);
+	cpu_charge(cpu, sl->cost_deactivate);
+	if (page->freelist != OBJ_NIL)
+		stat(c, DEACTIVATE_REMOTE_FREES);
+	while (c->freelist != OBJ_NIL) {
+		if (sl->hot_to_head)
+			tail = 0;	/* hot objects: put the slab first */
+		unsigned int idx = c->freelist;
+		c->freelist = get_freepointer(sl, cpu, page, idx);
+		set_freepointer(sl, cpu, page, idx, page->freelist);
+		page->freelist = (uint16_t)idx;
+		page->inuse--;
+		cpu_charge(cpu, sl->cost_per_object);
+	}
+	c->page = NULL;
+	unfreeze_slab(sl, cpu, c, s, page, sl->era >= 20625 ? tail : 0);
+	sym_exit(cpu, psym);
+}
+
+/* --- allocation --- */
+
+/* __slab_alloc(): the CPU freelist is empty. */
+static kaddr_t __slab_alloc(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_cpu *c,
+			    struct slub_cache *s, int node)
+{
+	int psym = sym_enter(cpu, sl->sym_slab_alloc);
+	cpu_charge(cpu, sl->cost_alloc_slow);
+	kaddr_t object = 0;
+	struct page *new;
+	if (!c->page)
+		goto new_slab;
+	slab_lock(sl, cpu, c->page);
+	if (!node_match(c, node))
+		goto another_slab;
+	stat(c, ALLOC_REFILL);
+load_freelist:
+	if (c->page->freelist == OBJ_NIL)
+		goto another_slab;
+	{
+		struct page *page = c->page;
+		unsigned int idx = page->freelist;
+		c->freelist = get_freepointer(sl, cpu, page, idx);
+		page->inuse = (uint16_t)page->objects;	/* looks full while frozen */
+		page->freelist = OBJ_NIL;
+		hw_write(sl->hw, cpu, &page->line);
+		c->node = page_to_nid(page);
+		object = slab_obj_addr(s->kc, page, idx);
+		slab_unlock(sl, cpu, page);
+		stat(c, ALLOC_SLOWPATH);
+		sym_exit(cpu, psym);
+		return object;
+	}
+another_slab:
+	deactivate_slab(sl, cpu, c, s);
+new_slab:
+	new = get_partial(sl, cpu, s, node);
+	if (new) {
+		c->page = new;
+		stat(c, ALLOC_FROM_PARTIAL);
+		goto load_freelist;
+	}
+	new = new_slab(sl, cpu, c, s, node);
+	if (new) {
+		stat(c, ALLOC_SLAB);
+		slab_lock(sl, cpu, new);
+		new->flags |= PG_frozen;
+		c->page = new;
+		goto load_freelist;
+	}
+	sym_exit(cpu, psym);
+	return 0;
+}
+
+/* slab_alloc(): pop the CPU freelist with IRQs off (inlined into the caller,
+ * so its cycles show under kmem_cache_alloc / __kmalloc). */
+static kaddr_t slub_alloc(void *state, struct kmem_cache *kc, struct sim_cpu *cpu, int node)
+{
+	struct slub *sl = state;
+	struct slub_cache *s = kc->priv;
+	struct kmem_cache_cpu *c = &s->cpu_slab[cpu->id];
+	cpu_charge(cpu, sl->cost_alloc_fast);
+	if (c->freelist == OBJ_NIL || !node_match(c, node))
+		return __slab_alloc(sl, cpu, c, s, node);
+	unsigned int idx = c->freelist;
+	c->freelist = get_freepointer(sl, cpu, c->page, idx);
+	stat(c, ALLOC_FASTPATH);
+	return slab_obj_addr(kc, c->page, idx);
+}
+
+/* --- freeing --- */
+
+/* __slab_free(): the object is not in this CPU's slab. */
+static void __slab_free(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_cpu *c,
+			struct slub_cache *s, struct page *page, unsigned int idx)
+{
+	int psym = sym_enter(cpu, sl->sym_slab_free);
+	cpu_charge(cpu, sl->cost_free_slow);
+	stat(c, FREE_SLOWPATH);
+	slab_lock(sl, cpu, page);
+	uint16_t prior = page->freelist;
+	set_freepointer(sl, cpu, page, idx, prior);
+	page->freelist = (uint16_t)idx;
+	page->inuse--;
+	hw_write(sl->hw, cpu, &page->line);
+	if (SlabFrozen(page)) {
+		stat(c, FREE_FROZEN);
+		goto out_unlock;
+	}
+	if (!page->inuse)
+		goto slab_empty;
+	/* Objects left in the slab: if it was full (on no list), add it. */
+	if (prior == OBJ_NIL) {
+		add_partial(sl, cpu, get_node(s, page_to_nid(page)), page, 1);
+		stat(c, FREE_ADD_PARTIAL);
+	}
+out_unlock:
+	slab_unlock(sl, cpu, page);
+	sym_exit(cpu, psym);
+	return;
+slab_empty:
+	if (prior != OBJ_NIL) {	/* still on the partial list */
+		remove_partial(sl, cpu, s, page);
+		stat(c, FREE_REMOVE_PARTIAL);
+	}
+	slab_unlock(sl, cpu, page);
+	stat(c, FREE_SLAB);
+	discard_slab(sl, cpu, s, page);
+	sym_exit(cpu, psym);
+}
+
+/* slab_free(): push on the CPU freelist if the object is in the CPU slab. */
+static void slub_free(void *state, struct kmem_cache *kc, struct sim_cpu *cpu, kaddr_t obj)
+{
+	struct slub *sl = state;
+	struct slub_cache *s = kc->priv;
+	struct kmem_cache_cpu *c = &s->cpu_slab[cpu->id];
+	struct page *page = virt_to_head_page(&sl->k->pa, obj);
+	unsigned int idx = slab_obj_index(kc, page, obj);
+	cpu_charge(cpu, sl->cost_free_fast);
+	if (page == c->page && c->node >= 0) {
+		set_freepointer(sl, cpu, page, idx, c->freelist);
+		c->freelist = (uint16_t)idx;
+		stat(c, FREE_FASTPATH);
+	} else {
+		__slab_free(sl, cpu, c, s, page, idx);
+	}
+}
+
+/* --- caches --- */
+
+static struct kmem_cache *slub_cache_create(void *state, struct kmem_cache *kc,
+					    struct sim_err *err)
+{
+	struct slub *sl = state;
+	struct slub_cache *m = slub_find_mergeable(sl, kc->object_size, kc->align, kc->flags);
+	if (m && !(kc->flags & __KMALLOC_CACHE)) {
+		m->refcount++;
+		kc->priv = m;
+		kc->size = m->kc->size;
+		return m->kc;
+	}
+	struct slub_cache *s = calloc(1, sizeof(*s));
+	int ncpus = sl->k->m->ncpus, nodes = sl->k->m->nodes;
+	if (!s || !(s->cpu_slab = calloc((size_t)ncpus, sizeof(*s->cpu_slab))) ||
+	    !(s->node = calloc((size_t)nodes, sizeof(*s->node)))) {
+		sim_fail(err, "out of memory creating cache %s", kc->name);
+		return NULL;
+	}
+	s->kc = kc;
+	s->refcount = 1;
+	kc->priv = s;
+	unsigned int size;
+	if (slub_calculate_sizes(sl, s, kc->object_size, kc->align, kc->flags, &size) < 0) {
+		sim_fail(err, "cache %s: no slab order fits objects of %u bytes",
+			 kc->name, kc->object_size);
+		return NULL;
+	}
+	kc->size = size;
+	snprintf(s->list_lock_name, sizeof(s->list_lock_name), "&n->list_lock [%s]", kc->name);
+	snprintf(s->slab_lock_name, sizeof(s->slab_lock_name), "slab_lock [%s]", kc->name);
+	hw_lock_class_init(sl->hw, &s->list_lock_class, s->list_lock_name, sl->hw->sym_spin_lock);
+	hw_lock_class_init(sl->hw, &s->slab_lock_class, s->slab_lock_name, -1);
+	for (int c = 0; c < ncpus; c++) {
+		s->cpu_slab[c].freelist = OBJ_NIL;
+		s->cpu_slab[c].node = 0;
+	}
+	for (int nid = 0; nid < nodes; nid++) {
+		struct kmem_cache_node *n = &s->node[nid];
+		hw_line_init(sl->hw, &n->line, nid);
+		hw_lock_init(&n->list_lock, sl->k->lock_kind, &n->line, &s->list_lock_class);
+		INIT_LIST_HEAD(&n->partial);
+	}
+	if (sl->ncaches == sl->caches_cap) {
+		sl->caches_cap = sl->caches_cap ? 2 * sl->caches_cap : 32;
+		sl->caches = realloc(sl->caches, (size_t)sl->caches_cap * sizeof(*sl->caches));
+		if (!sl->caches) {
+			sim_fail(err, "out of memory");
+			return NULL;
+		}
+	}
+	sl->caches[sl->ncaches++] = s;
+	return kc;
+}
+
+static unsigned int slub_kmalloc_max(void *state)
+{
+	return ((struct slub *)state)->max_kmalloc;
+}
+
+static void slub_cache_info(void *state, struct kmem_cache *kc, struct cache_info *out)
+{
+	struct slub *sl = state;
+	struct slub_cache *s = kc->priv;
+	memset(out, 0, sizeof(*out));
+	out->order = (unsigned int)s->order;
+	out->objs_per_slab = (unsigned int)s->objects;
+	if (s->kc != kc)	/* an alias: its numbers are its target's */
+		return;
+	out->slabs = (uint64_t)s->nall;
+	out->slabs_peak = s->slabs_peak;
+	for (int nid = 0; nid < sl->k->m->nodes; nid++)
+		out->partial += s->node[nid].nr_partial;
+	for (int i = 0; i < s->nall; i++)
+		out->objects += s->all[i]->objects;
+	for (int i = 0; i < sl->k->ncaches; i++) {
+		struct kmem_cache *c = sl->k->caches[i];
+		if (c == kc || c->alias == kc)
+			out->active += c->live;
+	}
+	out->nstats = NR_SLUB_STAT_ITEMS;
+	for (int si = 0; si < NR_SLUB_STAT_ITEMS; si++) {
+		out->stats[si].name = slub_stat_name[si];
+		for (int cpu = 0; cpu < sl->k->m->ncpus; cpu++)
+			out->stats[si].value += s->cpu_slab[cpu].stat[si];
+	}
+	out->ntunables = 2;
+	out->tunables[0] = (struct slab_stat){ "min_partial", MIN_PARTIAL };
+	out->tunables[1] = (struct slab_stat){ "aliases", (uint64_t)(s->refcount - 1) };
+}
+
+/* Every slab: its free chains are acyclic, hold only free objects, and with
+ * the live objects account for every slot; lists and counters agree. */
+static int slub_check(void *state, struct kmem_cache *kc, struct sim_err *err)
+{
+	struct slub *sl = state;
+	struct slub_cache *s = kc->priv;
+	if (s->kc != kc)
+		return 0;
+	uint64_t live = 0;
+	long nr_slabs = 0;
+	for (int nid = 0; nid < sl->k->m->nodes; nid++) {
+		struct kmem_cache_node *n = &s->node[nid];
+		unsigned long cnt = 0;
+		struct page *page;
+		list_for_each_entry(page, &n->partial, lru) {
+			if (page->slab != kc || (page->flags & PG_frozen) || page->freelist == OBJ_NIL)
+				return sim_fail(err, "slub %s: slab pfn %llu on node %d's partial list "
+						"is frozen, foreign or has no free object", kc->name,
+						(unsigned long long)page->pfn, nid);
+			if (++cnt > (unsigned long)s->nall)
+				return sim_fail(err, "slub %s: partial list of node %d loops", kc->name, nid);
+		}
+		if (cnt != n->nr_partial)
+			return sim_fail(err, "slub %s: node %d has %lu partial slabs but nr_partial = %lu",
+					kc->name, nid, cnt, n->nr_partial);
+		nr_slabs += n->nr_slabs;
+	}
+	if (nr_slabs != s->nall)
+		return sim_fail(err, "slub %s: nr_slabs = %ld but %d slabs exist", kc->name,
+				nr_slabs, s->nall);
+	for (int i = 0; i < s->nall; i++) {
+		struct page *page = s->all[i];
+		unsigned int nfree = 0, nlive = 0;
+		uint16_t chains[2] = { page->freelist, OBJ_NIL };
+		for (int cpu = 0; cpu < sl->k->m->ncpus; cpu++)
+			if (s->cpu_slab[cpu].page == page)
+				chains[1] = s->cpu_slab[cpu].freelist;
+		for (int ch = 0; ch < 2; ch++)
+			for (uint16_t o = chains[ch]; o != OBJ_NIL; o = page->obj_next[o]) {
+				if (o >= page->objects || page->obj_live[o] || ++nfree > page->objects)
+					return sim_fail(err, "slub %s: slab pfn %llu: free chain reaches "
+							"object %u, which is live, out of range or "
+							"seen twice", kc->name,
+							(unsigned long long)page->pfn, o);
+			}
+		for (unsigned int o = 0; o < page->objects; o++)
+			nlive += page->obj_live[o];
+		if (nfree + nlive != page->objects)
+			return sim_fail(err, "slub %s: slab pfn %llu: %u free + %u live != %u objects "
+					"(an object was lost)", kc->name, (unsigned long long)page->pfn,
+					nfree, nlive, page->objects);
+		if (!(page->flags & PG_frozen) && page->inuse != nlive)
+			return sim_fail(err, "slub %s: slab pfn %llu: inuse = %u but %u objects live",
+					kc->name, (unsigned long long)page->pfn, page->inuse, nlive);
+		live += nlive;
+	}
+	uint64_t booked = 0;
+	for (int i = 0; i < sl->k->ncaches; i++) {
+		struct kmem_cache *c = sl->k->caches[i];
+		if (c == kc || c->alias == kc)
+			booked += c->live;
+	}
+	if (live != booked)
+		return sim_fail(err, "slub %s: %llu objects live in slabs but %llu allocated and "
+				"not freed", kc->name, (unsigned long long)live,
+				(unsigned long long)booked);
+	return 0;
+}
+
+static int slub_create(struct kernel *k, const struct param_set *ps, void **state,
+		       struct sim_err *err)
+{
+	struct slub *sl = calloc(1, sizeof(*sl));
+	if (!sl)
+		return sim_fail(err, "out of memory");
+	sl->k = k;
+	sl->hw = k->hw;
+	sl->era = k->era;
+	sl->min_objects = (int)param_int(ps, "slub_min_objects");
+	sl->min_order = (int)param_int(ps, "slub_min_order");
+	sl->max_order = (int)param_int(ps, "slub_max_order");
+	sl->nomerge = param_bool(ps, "slub_nomerge");
+	sl->kmalloc_order_fallback = param_bool(ps, "slub_kmalloc_fallback");
+	sl->hot_to_head = param_bool(ps, "slub_deactivate_hot_head");
+	sl->defrag_ratio = (int)param_int(ps, "remote_node_defrag_ratio");
+	sl->fraction_start = k->era >= 20626 ? 16 : 8;
+	sl->max_kmalloc = k->era >= 20625 ? PAGE_SIZE : PAGE_SIZE / 2;
+	if (sl->min_order > sl->max_order) {
+		sim_fail(err, "slub_min_order=%d is above slub_max_order=%d", sl->min_order,
+			 sl->max_order);
+		free(sl);
+		return -1;
+	}
+	struct { const char *name; uint32_t *v; } costs[] = {
+		{ "slub.alloc_fastpath", &sl->cost_alloc_fast },
+		{ "slub.free_fastpath", &sl->cost_free_fast },
+		{ "slub.alloc_slowpath", &sl->cost_alloc_slow },
+		{ "slub.free_slowpath", &sl->cost_free_slow },
+		{ "slub.partial_per_slab", &sl->cost_partial },
+		{ "slub.list_op", &sl->cost_list },
+		{ "slub.new_slab", &sl->cost_new_slab },
+		{ "slub.per_object", &sl->cost_per_object },
+		{ "slub.deactivate", &sl->cost_deactivate },
+		{ "slub.discard", &sl->cost_discard },
+	};
+	for (size_t i = 0; i < sizeof(costs) / sizeof(costs[0]); i++)
+		if (machine_cost(k->m, costs[i].name, costs[i].v, err) < 0) {
+			free(sl);
+			return -1;
+		}
+	struct profile *p = &k->eng->prof;
+	sl->sym_slab_alloc = profile_sym(p, "__slab_alloc", SYM_SLAB);
+	sl->sym_slab_free = profile_sym(p, "__slab_free", SYM_SLAB);
+	sl->sym_get_partial = profile_sym(p, "get_partial_node", SYM_SLAB);
+	sl->sym_add_partial = profile_sym(p, "add_partial", SYM_SLAB);
+	sl->sym_deactivate = profile_sym(p, "deactivate_slab", SYM_SLAB);
+	sl->sym_new_slab = profile_sym(p, "new_slab", SYM_SLAB);
+	sl->sym_discard = profile_sym(p, "discard_slab", SYM_SLAB);
+	*state = sl;
+	return 0;
+}
+
+static void slub_destroy(void *state)
+{
+	struct slub *sl = state;
+	for (int i = 0; i < sl->ncaches; i++) {
+		free(sl->caches[i]->cpu_slab);
+		free(sl->caches[i]->node);
+		free(sl->caches[i]->all);
+		free(sl->caches[i]);
+	}
+	free(sl->caches);
+	free(sl);
+}
+
+const struct slab_policy slub_policy = {
+	.api_version = SLAB_POLICY_API_VERSION,
+	.name = "slub",
+	.description = "SLUB, as in Linux 2.6.24-2.6.26 (kernel= selects the era)",
+	.params = slub_param_defs,
+	.presets = slub_presets,
+	.create = slub_create,
+	.destroy = slub_destroy,
+	.cache_create = slub_cache_create,
+	.kmalloc_max = slub_kmalloc_max,
+	.alloc = slub_alloc,
+	.free = slub_free,
+	.cache_info = slub_cache_info,
+	.check = slub_check,
+};

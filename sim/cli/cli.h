@@ -1,0 +1,14 @@
+/* cli.h - the subcommands of slabsim. Each returns the exit status:
+ * 0 done, 1 the run failed, 2 bad usage or input. */
+#ifndef SIM_CLI_H
+#define SIM_CLI_H
+
+int cmd_run(int argc, char **argv);
+int cmd_list(int argc, char **argv);
+int cmd_show(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
+
+/* Print "slabsim: <msg>" to stderr and return 2. */
+int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif

@@ -1,0 +1,81 @@
+/* cmd_list.c - `slabsim list machines|policies|workloads|params`. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "hw/machine.h"
+#include "kernel/kernel.h"
+#include "policies/policy.h"
+#include "workloads/workload.h"
+
+static const char list_help[] =
+	"usage: slabsim list machines|policies|workloads|params\n"
+	"\n"
+	"  machines    machine files found in: $SLABSIM_MACHINES, ./machines, the install\n"
+	"  policies    slab allocators (-p)\n"
+	"  workloads   workloads (-w) with the command line each accepts\n"
+	"  params      every NAME=VALUE parameter: kernel, each policy, each workload\n";
+
+static void list_params(const char *owner, const struct param_def *d)
+{
+	printf("%s:\n", owner);
+	for (; d->name; d++) {
+		char want[160];
+		param_describe(d, want, sizeof(want));
+		printf("  %-28s default %-10s %s; %s\n", d->name, d->def, want, d->doc);
+	}
+}
+
+int cmd_list(int argc, char **argv)
+{
+	if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")))
+		return fputs(list_help, stdout), 0;
+	if (argc != 2)
+		return cli_usage_error("list: say what to list: machines policies workloads params");
+	const char *what = argv[1];
+	if (!strcmp(what, "machines")) {
+		char *names[MACHINE_MAX_FILES];
+		int n = machine_names(names, MACHINE_MAX_FILES);
+		for (int i = 0; i < n; i++) {
+			struct machine m;
+			struct sim_err err;
+			if (machine_load(&m, names[i], &err) == 0) {
+				printf("%-20s %4d CPUs %2d node%s  %s\n", names[i], m.ncpus, m.nodes,
+				       m.nodes > 1 ? "s" : " ", m.description);
+				machine_free(&m);
+			} else {
+				printf("%-20s (broken: %s)\n", names[i], err.msg);
+			}
+			free(names[i]);
+		}
+		return 0;
+	}
+	if (!strcmp(what, "policies")) {
+		for (int i = 0; slab_policies[i]; i++)
+			printf("%-12s %s\n", slab_policies[i]->name, slab_policies[i]->description);
+		return 0;
+	}
+	if (!strcmp(what, "workloads")) {
+		for (int i = 0; workloads[i]; i++)
+			printf("%-12s %s\n             usage: -w '%s'\n", workloads[i]->name,
+			       workloads[i]->description, workloads[i]->usage);
+		return 0;
+	}
+	if (!strcmp(what, "params")) {
+		list_params("kernel", kernel_param_defs);
+		for (int i = 0; slab_policies[i]; i++) {
+			char o[64];
+			snprintf(o, sizeof(o), "policy %s", slab_policies[i]->name);
+			list_params(o, slab_policies[i]->params);
+		}
+		for (int i = 0; workloads[i]; i++) {
+			char o[64];
+			snprintf(o, sizeof(o), "workload %s", workloads[i]->name);
+			list_params(o, workloads[i]->params);
+		}
+		return 0;
+	}
+	return cli_usage_error("list: unknown list '%s'; valid: machines policies workloads params",
+			       what);
+}

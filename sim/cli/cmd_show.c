@@ -1,0 +1,169 @@
+/* cmd_show.c - `slabsim show machine NAME` (topology and hand-off costs) and
+ * `slabsim show policy NAME` (the effective geometry of every cache). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "report/report.h"
+#include "run_core.h"
+
+static const char show_help[] =
+	"usage: slabsim show machine NAME\n"
+	"       slabsim show policy NAME [-m MACHINE] [NAME=VALUE ...] [--json FILE]\n"
+	"\n"
+	"  machine   the topology as a tree (nodes, sockets, dies, cores, CPU numbers)\n"
+	"            and the cost of handing a cache line over by distance\n"
+	"  policy    every cache the kernel creates at boot with its geometry\n"
+	"            (order, objs_per_slab, size) and tunables (min_partial, ...), for\n"
+	"            the machine given (default tigerton) and the parameters given,\n"
+	"            e.g. slabsim show policy slub slub_min_objects=16 slub_max_order=3\n";
+
+static int show_machine(const char *name)
+{
+	struct machine m;
+	struct sim_err err;
+	if (machine_load(&m, name, &err) < 0)
+		return cli_usage_error("%s", err.msg);
+	printf("%s: %s\n", m.name, m.description);
+	printf("%d CPUs at %.2f GHz: %d node(s) x %d socket(s) x %d die(s) x %d core(s) x %d "
+	       "thread(s); fabric %s\n", m.ncpus, m.ghz, m.nodes, m.sockets_per_node,
+	       m.dies_per_socket, m.cores_per_die, m.threads_per_core,
+	       m.fabric == FABRIC_FSB ? "front-side bus + memory hub"
+	       : m.fabric == FABRIC_HOME ? "links + home agents" : "ideal");
+	int last[4] = { -1, -1, -1, -1 };
+	for (int core = 0; core < m.ncpus / m.threads_per_core; core++) {
+		const struct hw_cpu_topo *t = &m.topo[core];
+		if (t->node != last[0])
+			printf("node %d\n", t->node);
+		if (t->socket != last[1])
+			printf("  socket %d\n", t->socket);
+		if (t->die != last[2])
+			printf("    die %d\n", t->die);
+		printf("      core %d: cpu", t->core);
+		for (int cpu = core; cpu < m.ncpus; cpu += m.ncpus / m.threads_per_core)
+			printf(" %d", cpu);
+		printf("\n");
+		last[0] = t->node;
+		last[1] = t->socket;
+		last[2] = t->die;
+	}
+	printf("\ncache-line hand-off by distance (cycles, ns):\n");
+	for (int d = 0; d < NR_DIST; d++) {
+		bool seen = false;
+		for (int b = 0; b < m.ncpus && !seen; b++)
+			seen = machine_dist(&m, 0, b) == (enum hw_dist)d;
+		for (int a = 0; a < m.ncpus && !seen; a++)
+			for (int b = 0; b < m.ncpus && !seen; b++)
+				seen = machine_dist(&m, a, b) == (enum hw_dist)d;
+		if (seen)
+			printf("  %-13s %6u %8.1f\n", hw_dist_name[d], m.handoff[d],
+			       m.handoff[d] / m.ghz);
+	}
+	printf("  %-13s %6u %8.1f\n", "memory", m.mem_local, m.mem_local / m.ghz);
+	if (m.nodes > 1)
+		printf("  %-13s %6u %8.1f\n", "memory_remote", m.mem_remote, m.mem_remote / m.ghz);
+	int show = m.ncpus <= 32 ? m.ncpus : 0;
+	if (show) {
+		printf("\nhand-off matrix (cycles; row = from CPU, column = to CPU):\n     ");
+		for (int b = 0; b < show; b++)
+			printf("%5d", b);
+		printf("\n");
+		for (int a = 0; a < show; a++) {
+			printf("%5d", a);
+			for (int b = 0; b < show; b++)
+				printf("%5u", a == b ? 0 : m.handoff[machine_dist(&m, a, b)]);
+			printf("\n");
+		}
+	}
+	machine_free(&m);
+	return 0;
+}
+
+static int show_policy(int argc, char **argv)
+{
+	struct run_config cfg = { .machine = "tigerton", .policy = argv[0], .seed = 1 };
+	const char **assign = calloc((size_t)argc + 1, sizeof(*assign));
+	const char *json = NULL;
+	int status = 2;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "-m") && i + 1 < argc)
+			cfg.machine = argv[++i];
+		else if (!strcmp(argv[i], "--json") && i + 1 < argc)
+			json = argv[++i];
+		else if (argv[i][0] != '-' && strchr(argv[i], '='))
+			assign[cfg.nassign++] = argv[i];
+		else {
+			free(assign);
+			return cli_usage_error("show policy: unknown argument '%s' (slabsim show --help)",
+					       argv[i]);
+		}
+	}
+	cfg.assign = assign;
+	struct run *r = calloc(1, sizeof(*r));
+	struct sim_err err;
+	if (run_configure(r, &cfg, &err) < 0 || run_build(r, &err) < 0) {
+		status = cli_usage_error("%s", err.msg);
+		goto out;
+	}
+	struct kernel *k = &r->k;
+	printf("policy %s on %s (%d CPUs), kernel=%s:", r->policy->name, r->m.name, r->m.ncpus,
+	       param_str(&r->kparams, "kernel"));
+	for (int i = 0; i < r->pparams.n; i++)
+		printf(" %s=%s", r->pparams.defs[i].name, r->pparams.value[i]);
+	printf("\n%-20s %7s %6s %5s %13s  %s\n", "cache", "objsize", "size", "order",
+	       "objs_per_slab", "tunables");
+	cJSON *root = cJSON_CreateObject();
+	cJSON_AddStringToObject(root, "policy", r->policy->name);
+	cJSON_AddStringToObject(root, "machine", r->m.name);
+	cJSON *caches = cJSON_AddArrayToObject(root, "caches");
+	for (int i = 0; i < k->ncaches; i++) {
+		struct kmem_cache *c = k->caches[i];
+		struct cache_info ci;
+		k->policy->cache_info(k->pstate, c, &ci);
+		printf("%-20s %7u %6u %5u %13u ", c->name, c->object_size, c->size, ci.order,
+		       ci.objs_per_slab);
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "name", c->name);
+		cJSON_AddNumberToObject(o, "object_size", c->object_size);
+		cJSON_AddNumberToObject(o, "size", c->size);
+		cJSON_AddNumberToObject(o, "order", ci.order);
+		cJSON_AddNumberToObject(o, "objs_per_slab", ci.objs_per_slab);
+		if (c->alias) {
+			printf(" merged into %s", c->alias->name);
+			cJSON_AddStringToObject(o, "alias_of", c->alias->name);
+		}
+		struct cache_info real;
+		k->policy->cache_info(k->pstate, c->alias ? c->alias : c, &real);
+		for (int t = 0; t < real.ntunables; t++) {
+			printf(" %s=%llu", real.tunables[t].name,
+			       (unsigned long long)real.tunables[t].value);
+			cJSON_AddNumberToObject(o, real.tunables[t].name, (double)real.tunables[t].value);
+		}
+		printf("\n");
+		cJSON_AddItemToArray(caches, o);
+	}
+	status = 0;
+	if (json && report_write_json(json, root, &err) < 0)
+		status = cli_usage_error("%s", err.msg);
+	cJSON_Delete(root);
+out:
+	run_free(r);
+	free(r);
+	free(assign);
+	return status;
+}
+
+int cmd_show(int argc, char **argv)
+{
+	if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")))
+		return fputs(show_help, stdout), 0;
+	if (argc >= 3 && !strcmp(argv[1], "machine")) {
+		if (argc > 3)
+			return cli_usage_error("show machine: one NAME only");
+		return show_machine(argv[2]);
+	}
+	if (argc >= 3 && !strcmp(argv[1], "policy"))
+		return show_policy(argc - 2, argv + 2);
+	return cli_usage_error("show: expected 'machine NAME' or 'policy NAME' (slabsim show --help)");
+}

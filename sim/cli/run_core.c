@@ -1,0 +1,152 @@
+/* run_core.c - configure, build, run and check one simulation. */
+#include "run_core.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double now_seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* "name a b c" -> argv (in buf); returns argc. */
+static int split_words(char *buf, char **argv, int max)
+{
+	int argc = 0;
+	for (char *save = NULL, *w = strtok_r(buf, " \t", &save); w && argc < max;
+	     w = strtok_r(NULL, " \t", &save))
+		argv[argc++] = w;
+	return argc;
+}
+
+static void list_names(char *out, size_t size, const struct param_set *const *sets, int n)
+{
+	out[0] = 0;
+	for (int s = 0; s < n; s++)
+		for (int i = 0; i < sets[s]->n; i++) {
+			size_t len = strlen(out);
+			snprintf(out + len, size - len, "%s%s", len ? " " : "", sets[s]->defs[i].name);
+		}
+}
+
+/* NAME=VALUE: the kernel's, the policy's or the workload's parameter. */
+static int assign(struct run *r, const char *a, struct sim_err *err)
+{
+	const char *eq = strchr(a, '=');
+	if (!eq || eq == a)
+		return sim_fail(err, "'%s' is not NAME=VALUE", a);
+	char name[64];
+	snprintf(name, sizeof(name), "%.*s", (int)(eq - a), a);
+	struct param_set *sets[] = { &r->kparams, &r->pparams, &r->wparams };
+	for (int s = 0; s < 3; s++)
+		if (params_find(sets[s], name) >= 0)
+			return params_set(sets[s], name, eq + 1, true, err);
+	char names[2048];
+	const struct param_set *const csets[] = { &r->kparams, &r->pparams, &r->wparams };
+	list_names(names, sizeof(names), csets, 3);
+	return sim_fail(err, "unknown parameter '%s'; valid names: %s", name, names);
+}
+
+int run_configure(struct run *r, const struct run_config *cfg, struct sim_err *err)
+{
+	memset(r, 0, sizeof(*r));
+	r->cfg = *cfg;
+	if (!cfg->machine || !cfg->policy)
+		return sim_fail(err, "a run needs -m MACHINE, -p POLICY and -w WORKLOAD");
+	if (machine_load(&r->m, cfg->machine, err) < 0)
+		return -1;
+	r->policy = slab_policy_find(cfg->policy);
+	if (!r->policy) {
+		char names[256] = "";
+		for (int i = 0; slab_policies[i]; i++) {
+			size_t len = strlen(names);
+			snprintf(names + len, sizeof(names) - len, "%s%s", i ? " " : "",
+				 slab_policies[i]->name);
+		}
+		return sim_fail(err, "unknown policy '%s'; valid policies: %s", cfg->policy, names);
+	}
+	char buf[512];
+	snprintf(buf, sizeof(buf), "%s", cfg->workload ? cfg->workload : "hackbench");
+	char *argv[32];
+	int argc = split_words(buf, argv, 32);
+	r->wl = argc ? workload_find(argv[0]) : NULL;
+	if (!r->wl) {
+		char names[256] = "";
+		for (int i = 0; workloads[i]; i++) {
+			size_t len = strlen(names);
+			snprintf(names + len, sizeof(names) - len, "%s%s", i ? " " : "",
+				 workloads[i]->name);
+		}
+		return sim_fail(err, "unknown workload '%s'; valid workloads: %s",
+				argc ? argv[0] : "", names);
+	}
+	snprintf(r->policy_owner, sizeof(r->policy_owner), "policy %s", r->policy->name);
+	snprintf(r->workload_owner, sizeof(r->workload_owner), "workload %s", r->wl->name);
+	params_init(&r->kparams, "the kernel", kernel_param_defs);
+	params_init(&r->pparams, r->policy_owner, r->policy->params);
+	params_init(&r->wparams, r->workload_owner, r->wl->params);
+	if (r->wl->parse_cmdline(&r->wparams, argc, argv, err) < 0)
+		return -1;
+	for (int i = 0; i < cfg->nassign; i++)
+		if (assign(r, cfg->assign[i], err) < 0)
+			return -1;
+	if (kernel_presets(&r->kparams, err) < 0)
+		return -1;
+	int era = kernel_version_code(param_str(&r->kparams, "kernel"));
+	if (r->policy->presets && r->policy->presets(&r->pparams, era, err) < 0)
+		return -1;
+	return 0;
+}
+
+int run_build(struct run *r, struct sim_err *err)
+{
+	if (engine_init(&r->eng, r->m.ncpus, r->cfg.seed) < 0)
+		return sim_fail(err, "out of memory for the engine");
+	r->built = true;
+	if (hw_init(&r->hw, &r->eng, &r->m, err) < 0 ||
+	    kernel_init(&r->k, &r->eng, &r->hw, &r->m, &r->kparams, r->policy, &r->pparams, err) < 0)
+		return -1;
+	return 0;
+}
+
+int run_execute(struct run *r, struct sim_err *err)
+{
+	if (run_build(r, err) < 0 || r->wl->start(&r->k, &r->wparams, &r->wstate, err) < 0)
+		return -1;
+	double t0 = now_seconds();
+	engine_run(&r->eng);
+	r->wall_seconds = now_seconds() - t0;
+	r->wl->result(r->wstate, &r->res);
+	struct sim_err e;
+	r->invariants_ok = true;
+	if (!r->res.finished && !r->k.violated) {
+		r->invariants_ok = false;
+		snprintf(r->invariants_msg, sizeof(r->invariants_msg),
+			 "the workload did not finish: every task is blocked (%llu of %llu exited)",
+			 (unsigned long long)r->k.sched.nr_exited,
+			 (unsigned long long)r->k.sched.nr_tasks);
+	} else if (kernel_check(&r->k, &e) < 0 || r->wl->check(r->wstate, &e) < 0) {
+		r->invariants_ok = false;
+		snprintf(r->invariants_msg, sizeof(r->invariants_msg), "%s", e.msg);
+	}
+	return r->invariants_ok ? 0 : 1;
+}
+
+void run_free(struct run *r)
+{
+	if (r->res.extra)
+		cJSON_Delete(r->res.extra);
+	if (r->wstate)
+		r->wl->destroy(r->wstate);
+	if (r->built) {
+		kernel_destroy(&r->k);
+		hw_destroy(&r->hw);
+		engine_destroy(&r->eng);
+	}
+	machine_free(&r->m);
+	memset(r, 0, sizeof(*r));
+}

@@ -1,0 +1,58 @@
+/* run_core.h - one simulated run: machine + kernel + policy + workload,
+ * built from a configuration, executed, checked. Shared by `slabsim run`
+ * (and later `sweep`). */
+#ifndef SIM_RUN_CORE_H
+#define SIM_RUN_CORE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "engine/engine.h"
+#include "engine/params.h"
+#include "hw/hw.h"
+#include "hw/machine.h"
+#include "kernel/kernel.h"
+#include "policies/policy.h"
+#include "workloads/workload.h"
+
+struct run_config {
+	const char *machine;
+	const char *policy;
+	const char *workload;	/* "hackbench 100 process 2000"; NULL: no workload */
+	uint64_t seed;
+	const char **assign;	/* NAME=VALUE */
+	int nassign;
+};
+
+struct run {
+	struct run_config cfg;
+	struct machine m;
+	const struct slab_policy *policy;
+	const struct workload *wl;
+	struct param_set kparams, pparams, wparams;
+	char policy_owner[64], workload_owner[64];
+	struct engine eng;
+	struct hw hw;
+	struct kernel k;
+	void *wstate;
+	struct workload_result res;
+	double wall_seconds;
+	bool built;		/* engine, hw, kernel exist */
+	bool invariants_ok;
+	char invariants_msg[1024];
+};
+
+/* Resolve names and parameters (no simulation yet). -1: bad input. */
+int run_configure(struct run *r, const struct run_config *cfg, struct sim_err *err);
+
+/* Build the machine and the kernel (with its caches), nothing more. */
+int run_build(struct run *r, struct sim_err *err);
+
+/* Build the machine, kernel and workload and simulate to the end.
+ * 0: the workload finished and every invariant holds; 1: it did not
+ * (r->invariants_msg says why); -1: bad input found while building. */
+int run_execute(struct run *r, struct sim_err *err);
+
+void run_free(struct run *r);
+
+#endif

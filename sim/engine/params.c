@@ -1,0 +1,184 @@
+/* params.c - parsing and checking NAME=VALUE parameters. */
+#include "params.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void param_describe(const struct param_def *d, char *buf, int size)
+{
+	switch (d->type) {
+	case PT_INT:
+		snprintf(buf, (size_t)size, "an integer in [%.0f, %.0f]", d->min, d->max);
+		break;
+	case PT_DOUBLE:
+		snprintf(buf, (size_t)size, "a number in [%g, %g]", d->min, d->max);
+		break;
+	case PT_BOOL:
+		snprintf(buf, (size_t)size, "0 or 1");
+		break;
+	case PT_ENUM:
+		snprintf(buf, (size_t)size, "one of: %s", d->choices);
+		break;
+	}
+}
+
+/* Position of `v` in "a|b|c", or -1. */
+static int enum_index(const char *choices, const char *v)
+{
+	int idx = 0;
+	size_t len = strlen(v);
+	for (const char *p = choices; *p; idx++) {
+		const char *bar = strchr(p, '|');
+		size_t n = bar ? (size_t)(bar - p) : strlen(p);
+		if (n == len && strncmp(p, v, n) == 0)
+			return idx;
+		if (!bar)
+			break;
+		p = bar + 1;
+	}
+	return -1;
+}
+
+static int parse_value(const struct param_def *d, const char *v, char *canon, double *num,
+		       const char *owner, struct sim_err *err)
+{
+	char want[160];
+	param_describe(d, want, sizeof(want));
+	char *end = NULL;
+	errno = 0;
+	switch (d->type) {
+	case PT_INT: {
+		long long x = strtoll(v, &end, 10);
+		if (!*v || *end || errno)
+			return sim_fail(err, "%s=%s: not an integer (%s of %s expects %s)",
+					d->name, v, d->name, owner, want);
+		if ((double)x < d->min || (double)x > d->max)
+			return sim_fail(err, "%s=%s: out of range (%s of %s expects %s)",
+					d->name, v, d->name, owner, want);
+		*num = (double)x;
+		snprintf(canon, 48, "%lld", x);
+		return 0;
+	}
+	case PT_DOUBLE: {
+		double x = strtod(v, &end);
+		if (!*v || *end || errno || !isfinite(x))
+			return sim_fail(err, "%s=%s: not a number (%s of %s expects %s)",
+					d->name, v, d->name, owner, want);
+		if (x < d->min || x > d->max)
+			return sim_fail(err, "%s=%s: out of range (%s of %s expects %s)",
+					d->name, v, d->name, owner, want);
+		*num = x;
+		snprintf(canon, 48, "%.17g", x);
+		return 0;
+	}
+	case PT_BOOL:
+		if (!strcmp(v, "1") || !strcmp(v, "true") || !strcmp(v, "on") || !strcmp(v, "yes"))
+			*num = 1;
+		else if (!strcmp(v, "0") || !strcmp(v, "false") || !strcmp(v, "off") || !strcmp(v, "no"))
+			*num = 0;
+		else
+			return sim_fail(err, "%s=%s: not a boolean (%s of %s expects %s)",
+					d->name, v, d->name, owner, want);
+		snprintf(canon, 48, "%d", (int)*num);
+		return 0;
+	case PT_ENUM: {
+		int i = enum_index(d->choices, v);
+		if (i < 0)
+			return sim_fail(err, "%s=%s: not a valid choice (%s of %s expects %s)",
+					d->name, v, d->name, owner, want);
+		*num = i;
+		snprintf(canon, 48, "%s", v);
+		return 0;
+	}
+	}
+	return sim_fail(err, "%s: unknown parameter type", d->name);
+}
+
+void params_init(struct param_set *ps, const char *owner, const struct param_def *defs)
+{
+	int n = 0;
+	while (defs && defs[n].name)
+		n++;
+	memset(ps, 0, sizeof(*ps));
+	ps->owner = owner;
+	ps->defs = defs;
+	ps->n = n > PARAM_MAX ? PARAM_MAX : n;
+	for (int i = 0; i < ps->n; i++) {
+		struct sim_err e;
+		if (parse_value(&defs[i], defs[i].def, ps->value[i], &ps->num[i], owner, &e) < 0) {
+			fprintf(stderr, "slabsim: internal error: default of %s: %s\n",
+				defs[i].name, e.msg);
+			abort();
+		}
+	}
+}
+
+int params_find(const struct param_set *ps, const char *name)
+{
+	for (int i = 0; i < ps->n; i++)
+		if (strcmp(ps->defs[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+int params_set(struct param_set *ps, const char *name, const char *value, bool user,
+	       struct sim_err *err)
+{
+	int i = params_find(ps, name);
+	if (i < 0)
+		return sim_fail(err, "%s has no parameter '%s'", ps->owner, name);
+	char canon[48];
+	double num;
+	if (parse_value(&ps->defs[i], value, canon, &num, ps->owner, err) < 0)
+		return -1;
+	memcpy(ps->value[i], canon, sizeof(canon));
+	ps->num[i] = num;
+	if (user)
+		ps->user[i] = true;
+	return 0;
+}
+
+int params_preset(struct param_set *ps, const char *name, const char *value,
+		  struct sim_err *err)
+{
+	int i = params_find(ps, name);
+	if (i < 0)
+		return sim_fail(err, "preset names unknown parameter '%s' of %s", name, ps->owner);
+	if (ps->user[i])
+		return 0;
+	return params_set(ps, name, value, false, err);
+}
+
+static int must_find(const struct param_set *ps, const char *name)
+{
+	int i = params_find(ps, name);
+	if (i < 0) {
+		fprintf(stderr, "slabsim: internal error: %s has no parameter '%s'\n",
+			ps->owner, name);
+		abort();
+	}
+	return i;
+}
+
+long long param_int(const struct param_set *ps, const char *name)
+{
+	return (long long)ps->num[must_find(ps, name)];
+}
+
+double param_double(const struct param_set *ps, const char *name)
+{
+	return ps->num[must_find(ps, name)];
+}
+
+bool param_bool(const struct param_set *ps, const char *name)
+{
+	return ps->num[must_find(ps, name)] != 0;
+}
+
+const char *param_str(const struct param_set *ps, const char *name)
+{
+	return ps->value[must_find(ps, name)];
+}

@@ -1,0 +1,251 @@
+/* af_unix.c - unix_stream_sendmsg / unix_stream_recvmsg and their syscalls. */
+#include "af_unix.h"
+
+#include "slab.h"
+
+#define SK_WMEM_PACKETS 256	/* _SK_MEM_PACKETS */
+#define SK_WMEM_OVERHEAD 256	/* _SK_MEM_OVERHEAD = sizeof(struct sk_buff) + 256 */
+#define CACHE_LINE 64
+
+void unix_classes_init(struct kernel *k, struct unix_classes *uc)
+{
+	int spin = k->hw->sym_spin_lock;
+	hw_lock_class_init(k->hw, &uc->u_lock, "&u->lock", spin);
+	hw_lock_class_init(k->hw, &uc->rq_lock, "&sk->sk_receive_queue.lock", spin);
+	hw_lock_class_init(k->hw, &uc->sleep, "&sk->sk_sleep (wait queue)", spin);
+}
+
+static void unix_sock_init(struct kernel *k, struct unix_classes *uc, struct unix_sock *u,
+			   int node)
+{
+	u->node = node;
+	hw_line_init(k->hw, &u->sk_line, node);
+	hw_line_init(k->hw, &u->rq_line, node);
+	hw_line_init(k->hw, &u->u_line, node);
+	hw_lock_init(&u->rq_lock, k->lock_kind, &u->rq_line, &uc->rq_lock);
+	hw_lock_init(&u->u_lock, k->lock_kind, &u->u_line, &uc->u_lock);
+	init_waitqueue_head(k, &u->sk_sleep, &uc->sleep, node);
+	/* sock_init_data(): sk_sndbuf = sysctl_wmem_default = SK_WMEM_MAX */
+	u->sk_sndbuf = (int)((k->skb->sizeof_sk_buff + SK_WMEM_OVERHEAD) * SK_WMEM_PACKETS);
+	u->sk_wmem_alloc = 0;
+	u->rq_head = u->rq_tail = NULL;
+	u->qlen = 0;
+}
+
+void unix_socketpair(struct kernel *k, struct unix_classes *uc, struct unix_sock *a,
+		     struct unix_sock *b, int node)
+{
+	unix_sock_init(k, uc, a, node);
+	unix_sock_init(k, uc, b, node);
+	a->peer = b;
+	b->peer = a;
+}
+
+/* skb_queue_tail(): append under the queue's own lock. */
+static void skb_queue_tail(struct kernel *k, struct sim_cpu *cpu, struct unix_sock *u,
+			   struct sk_buff *skb)
+{
+	hw_spin_lock(k->hw, cpu, &u->rq_lock);
+	cpu_charge(cpu, k->cost.skb_queue);
+	hw_write(k->hw, cpu, &u->rq_line);
+	if (u->rq_tail)	/* the old tail's next pointer */
+		slab_obj_touch(k, cpu, u->rq_tail->head, 1, true);
+	skb->next = NULL;
+	if (u->rq_tail)
+		u->rq_tail->next = skb;
+	else
+		u->rq_head = skb;
+	u->rq_tail = skb;
+	u->qlen++;
+	hw_spin_unlock(k->hw, cpu, &u->rq_lock);
+}
+
+static struct sk_buff *skb_dequeue(struct kernel *k, struct sim_cpu *cpu, struct unix_sock *u)
+{
+	hw_spin_lock(k->hw, cpu, &u->rq_lock);
+	cpu_charge(cpu, k->cost.skb_queue);
+	hw_write(k->hw, cpu, &u->rq_line);
+	struct sk_buff *skb = u->rq_head;
+	if (skb) {
+		u->rq_head = skb->next;
+		if (!u->rq_head)
+			u->rq_tail = NULL;
+		u->qlen--;
+		skb->next = NULL;
+	}
+	hw_spin_unlock(k->hw, cpu, &u->rq_lock);
+	return skb;
+}
+
+/* sock_wfree() + unix_write_space(): give back truesize, wake writers when
+ * a quarter of the buffer is free again. */
+static void sock_wfree(struct task *t, struct sk_buff *skb)
+{
+	struct kernel *k = t->k;
+	struct unix_sock *sk = skb->sk;
+	struct sim_cpu *cpu = task_cpu(t);
+	int psym = sym_enter(cpu, k->sym_sock_wfree);
+	cpu_charge(cpu, k->cost.sock_wfree);
+	hw_atomic(k->hw, cpu, &sk->sk_line);
+	sk->sk_wmem_alloc -= (long)skb->truesize;
+	bool writable = (sk->sk_wmem_alloc << 2) <= sk->sk_sndbuf;
+	if (writable && waitqueue_active(t, &sk->sk_sleep))
+		wake_up(t, &sk->sk_sleep, true);
+	sym_exit(task_cpu(t), psym);
+}
+
+/* sock_alloc_send_skb(): wait for room in sk_sndbuf, then alloc_skb. */
+static struct sk_buff *sock_alloc_send_skb(struct task *t, struct unix_sock *sk,
+					   unsigned int size)
+{
+	struct kernel *k = t->k;
+	for (;;) {
+		struct sim_cpu *cpu = task_cpu(t);
+		hw_read(k->hw, cpu, &sk->sk_line);
+		if (sk->sk_wmem_alloc < sk->sk_sndbuf) {
+			struct sk_buff *skb = alloc_skb(k, k->skb, cpu, size);
+			if (!skb)
+				return NULL;
+			/* skb_set_owner_w() */
+			skb->sk = sk;
+			hw_atomic(k->hw, task_cpu(t), &sk->sk_line);
+			sk->sk_wmem_alloc += (long)skb->truesize;
+			return skb;
+		}
+		/* sock_wait_for_wmem() */
+		prepare_to_wait(t, &sk->sk_sleep);
+		hw_read(k->hw, task_cpu(t), &sk->sk_line);
+		if (sk->sk_wmem_alloc >= sk->sk_sndbuf)
+			schedule(t);
+		finish_wait(t, &sk->sk_sleep);
+	}
+}
+
+static long unix_stream_sendmsg(struct task *t, struct unix_sock *sk, size_t len)
+{
+	struct kernel *k = t->k;
+	struct unix_sock *other = sk->peer;
+	size_t sent = 0;
+	while (sent < len) {
+		int psym = sym_enter(task_cpu(t), k->sym_sendmsg);
+		cpu_charge(task_cpu(t), k->cost.unix_sendmsg);
+		size_t size = len - sent;
+		size_t cap = (size_t)(sk->sk_sndbuf >> 1) - 64;	/* two messages in the pipe */
+		if (size > cap)
+			size = cap;
+		struct sk_buff *skb = sock_alloc_send_skb(t, sk, (unsigned int)size);
+		struct sim_cpu *cpu = task_cpu(t);
+		if (!skb) {
+			sym_exit(cpu, psym);
+			return sent ? (long)sent : -1;
+		}
+		/* memcpy_fromiovec() into the data buffer */
+		sym_enter(cpu, k->sym_copy);
+		cpu_charge(cpu, k->cost.copy_line * (uint32_t)((size + CACHE_LINE - 1) / CACHE_LINE));
+		sym_enter(cpu, k->sym_sendmsg);
+		skb->len = (unsigned int)size;
+		hw_spin_lock(k->hw, cpu, &other->u_lock);	/* unix_state_lock(other) */
+		skb_queue_tail(k, cpu, other, skb);
+		hw_spin_unlock(k->hw, cpu, &other->u_lock);
+		other->received++;
+		/* other->sk_data_ready() = sock_def_readable(): a sync wake-up */
+		if (waitqueue_active(t, &other->sk_sleep))
+			wake_up(t, &other->sk_sleep, k->era >= 20625);
+		sent += size;
+		sk->sent++;
+		sym_exit(task_cpu(t), psym);
+	}
+	return (long)sent;
+}
+
+static long unix_stream_recvmsg(struct task *t, struct unix_sock *sk, size_t size)
+{
+	struct kernel *k = t->k;
+	size_t copied = 0;
+	const size_t target = 1;	/* sock_rcvlowat() without MSG_WAITALL */
+	int psym = sym_enter(task_cpu(t), k->sym_recvmsg);
+	cpu_charge(task_cpu(t), k->cost.unix_recvmsg);
+	while (size) {
+		struct sim_cpu *cpu = task_cpu(t);
+		hw_spin_lock(k->hw, cpu, &sk->u_lock);		/* unix_state_lock(sk) */
+		struct sk_buff *skb = skb_dequeue(k, cpu, sk);
+		if (!skb) {
+			if (copied >= target) {
+				hw_spin_unlock(k->hw, cpu, &sk->u_lock);
+				break;
+			}
+			/* unix_stream_data_wait() */
+			prepare_to_wait(t, &sk->sk_sleep);
+			bool empty = !sk->rq_head;
+			hw_spin_unlock(k->hw, task_cpu(t), &sk->u_lock);
+			if (empty)
+				schedule(t);
+			finish_wait(t, &sk->sk_sleep);
+			continue;
+		}
+		hw_spin_unlock(k->hw, cpu, &sk->u_lock);
+		slab_obj_touch(k, cpu, skb->head, SKB_HEAD_LINES, false);
+		size_t chunk = skb->len < size ? skb->len : size;
+		/* memcpy_toiovec() */
+		int csym = sym_enter(cpu, k->sym_copy);
+		slab_obj_touch(k, cpu, skb->data, (int)((chunk + CACHE_LINE - 1) / CACHE_LINE), false);
+		cpu_charge(cpu, k->cost.copy_line * (uint32_t)((chunk + CACHE_LINE - 1) / CACHE_LINE));
+		sym_exit(cpu, csym);
+		copied += chunk;
+		size -= chunk;
+		skb->len -= (unsigned int)chunk;
+		if (skb->len) {	/* partly read: back at the head */
+			hw_spin_lock(k->hw, cpu, &sk->rq_lock);
+			skb->next = sk->rq_head;
+			sk->rq_head = skb;
+			if (!sk->rq_tail)
+				sk->rq_tail = skb;
+			sk->qlen++;
+			hw_spin_unlock(k->hw, cpu, &sk->rq_lock);
+			break;
+		}
+		sk->received++;
+		sock_wfree(t, skb);	/* kfree_skb(): the destructor first */
+		__kfree_skb(k, k->skb, task_cpu(t), skb);
+	}
+	sym_exit(task_cpu(t), psym);
+	return (long)copied;
+}
+
+/* A system call: user side, entry/exit, vfs, then preemption on return. */
+static void syscall_enter(struct task *t, int sym)
+{
+	struct kernel *k = t->k;
+	struct sim_cpu *cpu = task_cpu(t);
+	cpu->sym = k->sym_user;
+	cpu_charge(cpu, k->cost.user_per_call);
+	cpu->sym = k->sym_syscall;
+	cpu_charge(cpu, k->cost.syscall);
+	cpu->sym = sym;
+	cpu_charge(cpu, k->cost.sys_rw);
+	/* task, file and socket state that thousands of tasks push out of
+	 * the caches between two calls */
+	hw_mem_lines(k->hw, cpu, (int)k->cost.syscall_cold_lines, k->m->topo[cpu->id].node);
+}
+
+static void syscall_exit(struct task *t)
+{
+	sched_preempt_point(t);
+	task_cpu(t)->sym = t->k->sym_user;
+}
+
+long sys_write_unix(struct task *t, struct unix_sock *sk, size_t len)
+{
+	syscall_enter(t, t->k->sym_sys_write);
+	long r = unix_stream_sendmsg(t, sk, len);
+	syscall_exit(t);
+	return r;
+}
+
+long sys_read_unix(struct task *t, struct unix_sock *sk, size_t len)
+{
+	syscall_enter(t, t->k->sym_sys_read);
+	long r = unix_stream_recvmsg(t, sk, len);
+	syscall_exit(t);
+	return r;
+}

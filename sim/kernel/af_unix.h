@@ -1,0 +1,46 @@
+/* af_unix.h - AF_UNIX stream sockets (net/unix/af_unix.c, 2.6.24-26): a
+ * writer is limited by its own socket's sk_sndbuf (bytes of skb truesize in
+ * flight, sk_wmem_alloc) and sleeps in sock_alloc_send_skb when it is full;
+ * it queues each skb on the peer's sk_receive_queue under unix_state_lock and
+ * wakes the reader. The reader dequeues, copies, and frees the skb, whose
+ * destructor (sock_wfree) gives the bytes back and wakes writers once a
+ * quarter of the buffer is free (unix_writable). */
+#ifndef SIM_AF_UNIX_H
+#define SIM_AF_UNIX_H
+
+#include "kernel.h"
+#include "skbuff.h"
+#include "wait.h"
+
+struct unix_sock {
+	struct unix_sock *peer;
+	int node;
+	struct hw_line sk_line;		/* struct sock: sk_wmem_alloc, sk_sndbuf */
+	long sk_wmem_alloc;
+	int sk_sndbuf;
+	struct hw_line rq_line;		/* sk_receive_queue: lock, list, qlen */
+	struct hw_lock rq_lock;
+	struct sk_buff *rq_head, *rq_tail;
+	unsigned int qlen;
+	struct hw_line u_line;		/* struct unix_sock: lock, readlock */
+	struct hw_lock u_lock;		/* unix_state_lock() */
+	struct wait_queue_head sk_sleep;
+	uint64_t sent, received;	/* messages */
+};
+
+/* The lock classes of all AF_UNIX sockets of a run. */
+struct unix_classes {
+	struct hw_lock_class u_lock, rq_lock, sleep;
+};
+
+void unix_classes_init(struct kernel *k, struct unix_classes *uc);
+
+/* socketpair(AF_UNIX, SOCK_STREAM): two connected sockets. */
+void unix_socketpair(struct kernel *k, struct unix_classes *uc, struct unix_sock *a,
+		     struct unix_sock *b, int node);
+
+/* write(2) / read(2) of a stream socket by task t; return bytes moved. */
+long sys_write_unix(struct task *t, struct unix_sock *sk, size_t len);
+long sys_read_unix(struct task *t, struct unix_sock *sk, size_t len);
+
+#endif

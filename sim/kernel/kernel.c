@@ -1,0 +1,199 @@
+/* kernel.c - the kernel's parameters and presets, and building one kernel:
+ * page allocator, scheduler, slab policy, kmalloc caches, skbuff cache. */
+#include "kernel.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "policies/policy.h"
+#include "skbuff.h"
+#include "slab.h"
+
+const struct param_def kernel_param_defs[] = {
+	{ "kernel", PT_ENUM, "2.6.25", 0, 0, "2.6.24|2.6.25|2.6.26",
+	  "kernel version whose defaults (lock kind, SLUB era, scheduler) apply" },
+	{ "spinlock", PT_ENUM, "ticket", 0, 0, "byte|ticket",
+	  "x86 spinlock: byte (up to 2.6.24, unfair) or ticket (2.6.25-4.1, FIFO)" },
+	{ "node_mem_mb", PT_INT, "16384", 64, 1 << 22, NULL, "memory per NUMA node, MB" },
+	{ "sched_latency_ns", PT_DOUBLE, "20000000", 1e5, 1e10, NULL,
+	  "CFS target latency before scaling by 1+ilog2(ncpus)" },
+	{ "sched_min_granularity_ns", PT_DOUBLE, "4000000", 1e4, 1e10, NULL,
+	  "CFS minimum slice before scaling" },
+	{ "sched_wakeup_granularity_ns", PT_DOUBLE, "5000000", 0, 1e10, NULL,
+	  "a wakee preempts if owed this much more (before scaling)" },
+	{ "sched_migration_cost_ns", PT_DOUBLE, "500000", 0, 1e10, NULL,
+	  "below this average overlap a sync wake-up is affine" },
+	{ "sched_balance_interval_us", PT_DOUBLE, "4000", 10, 1e7, NULL,
+	  "how often a CPU looks for an imbalance" },
+	{ "wake_affine", PT_BOOL, "1", 0, 1, NULL, "pull sync wakees to the waker's CPU" },
+	{ "sizeof_sk_buff", PT_INT, "184", 64, 4096, NULL,
+	  "sizeof(struct sk_buff): the skbuff_head_cache object and truesize" },
+	{ NULL },
+};
+
+int kernel_version_code(const char *v)
+{
+	int a = 0, b = 0, c = 0;
+	if (sscanf(v, "%d.%d.%d", &a, &b, &c) < 2)
+		return -1;
+	return a * 10000 + b * 100 + c;
+}
+
+int kernel_presets(struct param_set *ps, struct sim_err *err)
+{
+	int era = kernel_version_code(param_str(ps, "kernel"));
+	if (params_preset(ps, "spinlock", era >= 20625 ? "ticket" : "byte", err) < 0)
+		return -1;
+	/* sysctl_sched_wakeup_granularity: 10 ms, 5 ms in 2.6.25, 10 ms again */
+	if (params_preset(ps, "sched_wakeup_granularity_ns",
+			  era == 20625 ? "5000000" : "10000000", err) < 0)
+		return -1;
+	return 0;
+}
+
+void kernel_violation(struct kernel *k, const char *fmt, ...)
+{
+	if (k->violated)
+		return;
+	k->violated = true;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(k->violation, sizeof(k->violation), fmt, ap);
+	va_end(ap);
+	k->eng->stop = true;
+}
+
+static int load_costs(struct kernel *k, struct sim_err *err)
+{
+	struct { const char *name; uint32_t *v; } costs[] = {
+		{ "syscall", &k->cost.syscall }, { "sys_rw", &k->cost.sys_rw },
+		{ "unix_stream_sendmsg", &k->cost.unix_sendmsg },
+		{ "unix_stream_recvmsg", &k->cost.unix_recvmsg },
+		{ "alloc_skb", &k->cost.alloc_skb }, { "kfree_skb", &k->cost.free_skb },
+		{ "skb_queue", &k->cost.skb_queue }, { "copy_line", &k->cost.copy_line },
+		{ "wake_up", &k->cost.wake_up }, { "sock_wfree", &k->cost.sock_wfree },
+		{ "user_per_call", &k->cost.user_per_call },
+		{ "syscall_cold_lines", &k->cost.syscall_cold_lines },
+	};
+	for (size_t i = 0; i < sizeof(costs) / sizeof(costs[0]); i++)
+		if (machine_cost(k->m, costs[i].name, costs[i].v, err) < 0)
+			return -1;
+	return 0;
+}
+
+static void register_symbols(struct kernel *k)
+{
+	struct profile *p = &k->eng->prof;
+	k->sym_user = profile_sym(p, "[user]", SYM_USER);
+	k->sym_syscall = profile_sym(p, "system_call", SYM_KERNEL);
+	k->sym_sys_write = profile_sym(p, "sys_write", SYM_KERNEL);
+	k->sym_sys_read = profile_sym(p, "sys_read", SYM_KERNEL);
+	k->sym_sendmsg = profile_sym(p, "unix_stream_sendmsg", SYM_KERNEL);
+	k->sym_recvmsg = profile_sym(p, "unix_stream_recvmsg", SYM_KERNEL);
+	k->sym_alloc_skb = profile_sym(p, "__alloc_skb", SYM_KERNEL);
+	k->sym_kfree_skb = profile_sym(p, "__kfree_skb", SYM_KERNEL);
+	k->sym_copy = profile_sym(p, "copy_user_generic_string", SYM_KERNEL);
+	k->sym_wake_up = profile_sym(p, "__wake_up_sync", SYM_KERNEL);
+	k->sym_sock_wfree = profile_sym(p, "sock_wfree", SYM_KERNEL);
+	k->sym_kmalloc = profile_sym(p, "__kmalloc", SYM_SLAB);
+	k->sym_kmalloc_track = profile_sym(p, "__kmalloc_track_caller", SYM_SLAB);
+	k->sym_kfree = profile_sym(p, "kfree", SYM_SLAB);
+	k->sym_cache_alloc = profile_sym(p, "kmem_cache_alloc", SYM_SLAB);
+	k->sym_cache_free = profile_sym(p, "kmem_cache_free", SYM_SLAB);
+}
+
+int kernel_init(struct kernel *k, struct engine *eng, struct hw *hw,
+		const struct machine *m, const struct param_set *params,
+		const struct slab_policy *policy, const struct param_set *policy_params,
+		struct sim_err *err)
+{
+	memset(k, 0, sizeof(*k));
+	k->eng = eng;
+	k->hw = hw;
+	k->m = m;
+	k->params = *params;
+	k->era = kernel_version_code(param_str(params, "kernel"));
+	k->lock_kind = (enum hw_lock_kind)hw_lock_kind_parse(param_str(params, "spinlock"));
+	k->policy = policy;
+	register_symbols(k);
+	if (load_costs(k, err) < 0)
+		return -1;
+	uint64_t pages = (uint64_t)param_int(params, "node_mem_mb") << (20 - PAGE_SHIFT);
+	if (page_alloc_init(&k->pa, k, pages, err) < 0 || sched_init(&k->sched, k, err) < 0)
+		return -1;
+	if (policy->create(k, policy_params, &k->pstate, err) < 0)
+		return -1;
+	k->skb = calloc(1, sizeof(*k->skb));
+	if (!k->skb)
+		return sim_fail(err, "out of memory");
+	if (kmem_cache_init(k, err) < 0 || skb_init(k, k->skb, err) < 0)
+		return -1;
+	return 0;
+}
+
+void kernel_destroy(struct kernel *k)
+{
+	sched_destroy(&k->sched);
+	if (k->pstate)
+		k->policy->destroy(k->pstate);
+	for (int i = 0; i < k->ncaches; i++)
+		free(k->caches[i]);
+	free(k->caches);
+	if (k->skb) {
+		skb_destroy(k->skb);
+		free(k->skb);
+	}
+	/* slab object arrays hang off struct pages */
+	for (uint64_t c = 0; c < k->pa.nchunks; c++) {
+		struct page *chunk = k->pa.chunks[c];
+		if (!chunk)
+			continue;
+		for (int i = 0; i < 4096; i++) {
+			free(chunk[i].obj_next);
+			free(chunk[i].obj_line);
+			free(chunk[i].obj_live);
+		}
+	}
+	page_alloc_destroy(&k->pa);
+}
+
+void kernel_mark(struct kernel *k, bool start)
+{
+	int w = start ? 0 : 1;
+	struct engine *eng = k->eng;
+	k->win.marked[w] = true;
+	k->win.time[w] = eng->running ? eng->running->clock : eng->now;
+	k->win.busy[w] = k->win.slab[w] = k->win.spin[w] = 0;
+	for (int c = 0; c < eng->ncpus; c++) {
+		k->win.busy[w] += eng->cpus[c].busy;
+		k->win.slab[w] += eng->cpus[c].slab;
+		k->win.spin[w] += eng->cpus[c].spin;
+	}
+	memcpy(k->win.cycles[w], eng->prof.cycles, sizeof(k->win.cycles[w]));
+}
+
+int kernel_check(struct kernel *k, struct sim_err *err)
+{
+	if (k->violated)
+		return sim_fail(err, "%s", k->violation);
+	if (page_alloc_check(&k->pa, err) < 0)
+		return -1;
+	for (int i = 0; i < k->ncaches; i++)
+		if (k->policy->check(k->pstate, k->caches[i], err) < 0)
+			return -1;
+	uint64_t slab_pages = 0;
+	for (int i = 0; i < k->ncaches; i++) {
+		struct cache_info ci;
+		if (k->caches[i]->alias)
+			continue;
+		k->policy->cache_info(k->pstate, k->caches[i], &ci);
+		slab_pages += ci.slabs << ci.order;
+	}
+	if (slab_pages != k->pa.slab_pages)
+		return sim_fail(err, "slab pages: caches hold %llu but the page allocator "
+				"counts %llu in NR_SLAB", (unsigned long long)slab_pages,
+				(unsigned long long)k->pa.slab_pages);
+	return 0;
+}

@@ -1,0 +1,103 @@
+/* kernel.h - one simulated kernel: the machine it runs on, its parameters
+ * (kernel=VERSION presets), page allocator, scheduler, the slab policy and the
+ * kmalloc caches, and the costs of its non-slab paths. */
+#ifndef SIM_KERNEL_H
+#define SIM_KERNEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "engine/engine.h"
+#include "engine/params.h"
+#include "hw/hw.h"
+#include "hw/machine.h"
+#include "hw/spinlock.h"
+#include "page_alloc.h"
+#include "sched.h"
+
+struct slab_policy;
+struct kmem_cache;
+struct skb_state;
+
+#define KMALLOC_SHIFT_HIGH 12		/* kmalloc-4096, the largest (2.6.25) */
+#define KMALLOC_CACHES (KMALLOC_SHIFT_HIGH + 1)
+
+/* Costs of non-slab kernel paths, in cycles (machines/costs/). */
+struct kcosts {
+	uint32_t syscall;		/* system_call entry and exit */
+	uint32_t sys_rw;		/* sys_write / sys_read, vfs and fget */
+	uint32_t unix_sendmsg;		/* unix_stream_sendmsg, without callees */
+	uint32_t unix_recvmsg;		/* unix_stream_recvmsg, without callees */
+	uint32_t alloc_skb;		/* __alloc_skb, without the slab calls */
+	uint32_t free_skb;		/* __kfree_skb, without the slab calls */
+	uint32_t skb_queue;		/* skb_queue_tail / skb_dequeue */
+	uint32_t copy_line;		/* copying one 64-byte line to/from user */
+	uint32_t wake_up;		/* __wake_up_common per queue */
+	uint32_t sock_wfree;		/* sock_wfree + unix_write_space */
+	uint32_t user_per_call;		/* the user side of one read/write */
+	uint32_t syscall_cold_lines;	/* task/file/socket lines missed per call */
+};
+
+struct kernel {
+	struct engine *eng;
+	struct hw *hw;
+	const struct machine *m;
+	struct param_set params;
+	int era;			/* e.g. 20625 for 2.6.25 */
+	enum hw_lock_kind lock_kind;
+	struct page_alloc pa;
+	struct sched sched;
+	const struct slab_policy *policy;
+	void *pstate;			/* the policy's state */
+	struct kmem_cache *kmalloc_caches[KMALLOC_CACHES];
+	struct kmem_cache **caches;	/* every cache created, in order */
+	int ncaches, caches_cap;
+	struct kcosts cost;
+	struct skb_state *skb;		/* skbuff_head_cache and skb records */
+	int sym_user, sym_syscall, sym_sys_write, sym_sys_read, sym_sendmsg, sym_recvmsg,
+		sym_alloc_skb, sym_kfree_skb, sym_copy, sym_wake_up, sym_sock_wfree,
+		sym_kmalloc, sym_kmalloc_track, sym_kfree, sym_cache_alloc, sym_cache_free;
+	uint64_t kmalloc_large, kfree_large;
+	struct {			/* the workload's measured window */
+		bool marked[2];
+		uint64_t time[2];
+		uint64_t busy[2], slab[2], spin[2];
+		uint64_t cycles[2][PROFILE_MAX_SYMS];
+	} win;
+	bool violated;			/* an invariant failed */
+	char violation[1024];
+};
+
+/* The kernel's own parameters (kernel=, spinlock=, scheduler tunables). */
+extern const struct param_def kernel_param_defs[];
+extern const int kernel_nparams;
+
+/* Apply the presets of kernel=VERSION (e.g. the lock kind) to `ps`. */
+int kernel_presets(struct param_set *ps, struct sim_err *err);
+
+/* Parse "2.6.25" into 20625. */
+int kernel_version_code(const char *v);
+
+int kernel_init(struct kernel *k, struct engine *eng, struct hw *hw,
+		const struct machine *m, const struct param_set *params,
+		const struct slab_policy *policy, const struct param_set *policy_params,
+		struct sim_err *err);
+void kernel_destroy(struct kernel *k);
+
+/* Record a broken invariant (the first one wins) and stop the run. */
+void kernel_violation(struct kernel *k, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Snapshot CPU time and the profile at the start / end of the workload's
+ * measured window (called by the workload from its task). */
+void kernel_mark(struct kernel *k, bool start);
+
+/* Every check the kernel and its policy can make; 0 if all hold. */
+int kernel_check(struct kernel *k, struct sim_err *err);
+
+static inline struct sim_cpu *task_cpu(const struct task *t)
+{
+	return &t->k->eng->cpus[t->cpu];
+}
+
+#endif

@@ -1,0 +1,133 @@
+/* page_alloc.h - the page allocator slab pages come from: struct page for
+ * every page frame, a buddy allocator per node under `zone->lock`, and per-CPU
+ * lists of order-0 pages refilled and drained in batches (2.6.25's
+ * buffered_rmqueue / free_hot_cold_page). Pages are counted, so memory held by
+ * the slab layer is known at every moment. */
+#ifndef SIM_PAGE_ALLOC_H
+#define SIM_PAGE_ALLOC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "hw/hw.h"
+#include "hw/spinlock.h"
+#include "list.h"
+
+typedef uint64_t kaddr_t;	/* a kernel virtual address in the direct map */
+
+#define PAGE_SHIFT 12
+#define PAGE_SIZE (1ul << PAGE_SHIFT)
+#define MAX_ORDER 11
+#define PAGE_ALLOC_COSTLY_ORDER 3
+#define PAGE_OFFSET 0xffff880000000000ull	/* x86_64 direct map (2.6.25) */
+
+/* page->flags */
+#define PG_buddy (1u << 0)	/* free, in a buddy free list */
+#define PG_slab (1u << 1)	/* owned by the slab allocator */
+#define PG_head (1u << 2)	/* first page of a compound (order > 0) page */
+#define PG_tail (1u << 3)	/* other pages of a compound page */
+#define PG_pcp (1u << 4)	/* free, on a per-CPU list */
+#define PG_frozen (1u << 5)	/* SLUB: some CPU's current slab */
+
+#define OBJ_NIL 0xffffu		/* end of an object free list */
+
+struct kmem_cache;
+
+struct page {
+	uint32_t flags;
+	int16_t nid;
+	int8_t order;			/* buddy order, or compound order of a head */
+	uint64_t pfn;
+	struct page *first_page;	/* compound tail: its head */
+	struct list_head lru;		/* buddy/pcp lists, or the slab lists */
+	/* slab use (the policies' common ground, like the kernel's union) */
+	struct kmem_cache *slab;	/* the cache that owns this slab */
+	uint16_t freelist;		/* SLUB: first free object, OBJ_NIL if none */
+	uint16_t inuse;			/* objects in use (SLUB: CPU slab looks full) */
+	uint16_t objects;		/* objects in this slab */
+	uint16_t obj_cap;		/* size of the arrays below */
+	uint16_t *obj_next;		/* free pointer of each object */
+	hw_objline *obj_line;		/* last writer of each object's lines */
+	uint8_t *obj_live;		/* allocated? (checked on every alloc/free) */
+	void *priv;			/* policy's own per-slab data */
+	struct hw_line line;		/* the struct page cache line */
+	struct hw_lock lock;		/* PG_locked as a bit spinlock (slab_lock) */
+};
+
+struct per_cpu_pages {
+	int count;		/* pages on the list */
+	int high;		/* drain a batch above this */
+	int batch;		/* refill / drain this many at once */
+	struct list_head list;
+};
+
+struct free_area {
+	struct list_head free_list;
+	unsigned long nr_free;
+};
+
+struct zone {
+	int nid;
+	struct hw_line line;
+	struct hw_lock lock;		/* zone->lock */
+	struct free_area free_area[MAX_ORDER];
+	uint64_t start_pfn, end_pfn;
+	uint64_t wild_pfn;		/* never handed out beyond this yet */
+	uint64_t free_pages;
+	uint64_t slab_pages;		/* NR_SLAB_UNRECLAIMABLE */
+	struct per_cpu_pages *pcp;	/* one per CPU */
+};
+
+struct kernel;
+struct sim_cpu;
+
+struct page_alloc {
+	struct kernel *k;
+	int nodes;
+	struct zone *zones;
+	struct page **chunks;		/* mem_map in chunks of PA_CHUNK pages */
+	uint64_t nchunks;
+	uint64_t total_pages;
+	struct hw_lock_class zone_lock_class;
+	struct hw_lock_class page_lock_class;
+	uint64_t slab_pages, slab_pages_peak;	/* all nodes */
+	uint64_t allocs[MAX_ORDER], frees[MAX_ORDER];
+	uint64_t pages_out;		/* handed out and not freed */
+	int sym_rmqueue, sym_free;
+	uint32_t cost_alloc, cost_free, cost_per_page;
+};
+
+int page_alloc_init(struct page_alloc *pa, struct kernel *k, uint64_t pages_per_node,
+		    struct sim_err *err);
+void page_alloc_destroy(struct page_alloc *pa);
+
+/* alloc_pages_node(): a 2^order block on `nid`, NULL if none. */
+struct page *alloc_pages_node(struct page_alloc *pa, struct sim_cpu *cpu, int nid,
+			      unsigned int order);
+/* __free_pages() */
+void __free_pages(struct page_alloc *pa, struct sim_cpu *cpu, struct page *page,
+		  unsigned int order);
+
+struct page *pfn_to_page(const struct page_alloc *pa, uint64_t pfn);
+
+static inline kaddr_t page_address(const struct page *page)
+{
+	return PAGE_OFFSET + ((kaddr_t)page->pfn << PAGE_SHIFT);
+}
+
+/* virt_to_head_page(): the page (head of a compound) holding `addr`. */
+static inline struct page *virt_to_head_page(const struct page_alloc *pa, kaddr_t addr)
+{
+	if (addr < PAGE_OFFSET)
+		return NULL;
+	struct page *p = pfn_to_page(pa, (addr - PAGE_OFFSET) >> PAGE_SHIFT);
+	return p && (p->flags & PG_tail) ? p->first_page : p;
+}
+
+/* NR_SLAB accounting (mod_zone_page_state) by the slab allocator. */
+void account_slab_pages(struct page_alloc *pa, int nid, long pages);
+
+/* Pages free plus on per-CPU lists must add up to the zone: an invariant. */
+int page_alloc_check(const struct page_alloc *pa, struct sim_err *err);
+
+#endif

@@ -1,0 +1,124 @@
+/* sched.h - tasks and the scheduler: per-CPU run queues ordered by vruntime
+ * (CFS of 2.6.24-26), time slices, wake-up placement (wake-affine for sync
+ * wake-ups, as 2.6.25's avg_overlap test), preemption at the return to user
+ * space, idle and periodic load balancing, fork placement on the idlest CPU,
+ * and a context-switch cost that includes switch_mm between processes.
+ *
+ * A task is a fiber. Code running in a task gets its CPU from task_cpu()
+ * again after anything that can sleep: a task may wake up on another CPU. */
+#ifndef SIM_SCHED_H
+#define SIM_SCHED_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "engine/engine.h"
+#include "hw/spinlock.h"
+#include "list.h"
+
+enum task_state { TASK_RUNNING = 0, TASK_INTERRUPTIBLE = 1, TASK_DEAD = 2 };
+
+struct mm_struct {
+	int id;
+};
+
+struct kernel;
+struct task;
+typedef void (*task_fn)(struct task *t, void *arg);
+
+struct task {
+	struct fiber fiber;
+	struct kernel *k;
+	int pid;
+	char comm[16];
+	int cpu;			/* the CPU it runs on, or last ran on */
+	enum task_state state;
+	bool on_rq;			/* runnable, waiting in a run queue */
+	bool on_cpu;			/* some CPU's current task */
+	int heap_idx;
+	uint64_t vruntime;
+	uint64_t exec_start;
+	uint64_t sum_exec;
+	uint64_t last_wakeup;		/* sum_exec when it last woke a task */
+	uint64_t avg_overlap;		/* run time after waking someone, averaged */
+	struct mm_struct *mm;
+	struct mm_struct own_mm;	/* the address space of a process */
+	struct task *parent;
+	int live_children;
+	bool reaping;			/* the parent sleeps in wait() */
+	task_fn fn;
+	void *arg;
+	int saved_sym;			/* profile symbol while switched out */
+	struct hw_line line;		/* task_struct: state, on_rq */
+	struct list_head wait_entry;	/* on a wait queue */
+	struct wait_queue_head *waitq;
+	uint64_t nvcsw, nivcsw;		/* voluntary / involuntary switches */
+};
+
+struct rq {
+	int cpu;
+	struct hw_line line;
+	struct hw_lock lock;		/* rq->lock */
+	struct task *curr;
+	struct task *idle;		/* the idle task (swapper/N) */
+	struct task **heap;		/* runnable tasks but curr, min vruntime first */
+	int nheap, heap_cap;
+	int nr_running;			/* heap + curr (if not idle) */
+	uint64_t min_vruntime;
+	uint64_t slice_end;
+	uint64_t next_balance;
+	bool need_resched;
+	struct task *dead;		/* exited task whose stack is freed after the switch */
+	struct sim_event *balance_timer;
+	bool idle_unarmed;		/* idle with its tick stopped */
+	uint64_t nr_switches;
+	uint64_t migrations_in;
+};
+
+struct sched {
+	struct kernel *k;
+	struct rq *rq;
+	int ncpus;
+	int next_pid;
+	int last_fork_cpu;
+	int nr_idle_unarmed;
+	int next_mm;
+	size_t stack_size;
+	uint64_t latency, min_granularity, wakeup_granularity;	/* cycles, scaled */
+	uint64_t migration_cost, balance_interval;
+	bool wake_affine;
+	struct hw_lock_class rq_lock_class;
+	int sym_schedule, sym_switch, sym_wake, sym_balance, sym_fork, sym_exit;
+	uint32_t cost_schedule, cost_switch, cost_switch_mm, cost_wake, cost_fork_process,
+		cost_fork_thread, cost_exit, cost_balance, cost_idle_exit, switch_cold_lines;
+	uint64_t nr_tasks, nr_exited, context_switches, wakeups, migrations;
+	struct task **all;		/* every task created, for the end of the run */
+	int nall, all_cap;
+};
+
+int sched_init(struct sched *s, struct kernel *k, struct sim_err *err);
+void sched_destroy(struct sched *s);
+
+/* Create a task running fn(t, arg). `share_mm` NULL gives it its own
+ * address space (fork), else it shares that one (clone of a thread). The
+ * task starts runnable on the idlest CPU (SD_BALANCE_FORK) at the creator's
+ * time. `creator` may be NULL before the run starts (then on CPU `cpu`). */
+struct task *task_create(struct sched *s, struct task *creator, task_fn fn, void *arg,
+			 const char *comm, struct mm_struct *share_mm, int cpu);
+
+/* schedule(): give up the CPU. The caller sets t->state first to sleep. */
+void schedule(struct task *t);
+
+/* A preemption point (return to user space): reschedule if asked to. */
+void sched_preempt_point(struct task *t);
+
+/* try_to_wake_up(): make p runnable; `waker` is the current task. */
+bool try_to_wake_up(struct task *waker, struct task *p, bool sync);
+
+/* do_exit(): never returns. The parent, if reaping, is woken. */
+void do_exit(struct task *t) __attribute__((noreturn));
+
+/* wait() for every child of t to exit. */
+void wait_for_children(struct task *t);
+
+#endif

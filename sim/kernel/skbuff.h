@@ -1,0 +1,47 @@
+/* skbuff.h - socket buffers as 2.6.25 allocates them: the struct sk_buff
+ * from skbuff_head_cache and the data from kmalloc (SKB_DATA_ALIGN(size) +
+ * sizeof(struct skb_shared_info)). The simulator keeps a host-side record of
+ * each skb (its two objects, length, truesize, owner socket). */
+#ifndef SIM_SKBUFF_H
+#define SIM_SKBUFF_H
+
+#include "kernel.h"
+
+struct unix_sock;
+struct task;
+
+struct sk_buff {
+	struct sk_buff *next;
+	kaddr_t head;			/* the struct sk_buff object */
+	kaddr_t data;			/* the kmalloc'ed data buffer */
+	unsigned int len;
+	unsigned int truesize;		/* charged to the sender's sk_wmem_alloc */
+	struct unix_sock *sk;		/* owner: sock_wfree() runs on free */
+};
+
+#define SKB_HEAD_LINES 3		/* lines of struct sk_buff written/read */
+#define SKB_SHINFO_LINES 1		/* skb_shared_info fields touched */
+
+struct skb_state {
+	struct kmem_cache *skbuff_head_cache;
+	struct sk_buff *free;		/* host records to reuse */
+	void **chunks;
+	int nchunks;
+	unsigned int sizeof_sk_buff;
+	uint64_t allocated, freed;
+};
+
+int skb_init(struct kernel *k, struct skb_state *ss, struct sim_err *err);
+void skb_destroy(struct skb_state *ss);
+
+/* __alloc_skb(): NULL if either allocation fails. */
+struct sk_buff *alloc_skb(struct kernel *k, struct skb_state *ss, struct sim_cpu *cpu,
+			  unsigned int size);
+/* Free both objects (skb_release_data, kfree_skbmem), after the destructor. */
+void __kfree_skb(struct kernel *k, struct skb_state *ss, struct sim_cpu *cpu,
+		 struct sk_buff *skb);
+
+/* SKB_DATA_ALIGN() and the resulting truesize of a `size`-byte skb. */
+unsigned int skb_truesize(const struct skb_state *ss, unsigned int size);
+
+#endif

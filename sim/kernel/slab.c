@@ -1,0 +1,256 @@
+/* slab.c - kmem_cache_create, kmalloc size classes and the slab entry points
+ * around the policy, with per-object bookkeeping for the invariants. */
+#include "slab.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "policies/policy.h"
+
+void slab_page_prepare(struct kernel *k, struct page *page, unsigned int objects)
+{
+	(void)k;
+	if (page->obj_cap < objects) {
+		free(page->obj_next);
+		free(page->obj_line);
+		free(page->obj_live);
+		page->obj_next = malloc(objects * sizeof(*page->obj_next));
+		page->obj_line = malloc(objects * sizeof(*page->obj_line));
+		page->obj_live = malloc(objects);
+		if (!page->obj_next || !page->obj_line || !page->obj_live)
+			abort();	/* out of host memory */
+		page->obj_cap = (uint16_t)objects;
+	}
+	for (unsigned int i = 0; i < objects; i++)
+		page->obj_line[i] = -1;	/* fresh memory: in no cache */
+	memset(page->obj_live, 0, objects);
+	page->objects = (uint16_t)objects;
+}
+
+static int register_cache(struct kernel *k, struct kmem_cache *c)
+{
+	if (k->ncaches == k->caches_cap) {
+		int cap = k->caches_cap ? 2 * k->caches_cap : 32;
+		struct kmem_cache **a = realloc(k->caches, (size_t)cap * sizeof(*a));
+		if (!a)
+			return -1;
+		k->caches = a;
+		k->caches_cap = cap;
+	}
+	c->id = k->ncaches;
+	k->caches[k->ncaches++] = c;
+	return 0;
+}
+
+struct kmem_cache *kmem_cache_create(struct kernel *k, const char *name, unsigned int size,
+				     unsigned int align, unsigned long flags,
+				     struct sim_err *err)
+{
+	struct kmem_cache *c = calloc(1, sizeof(*c));
+	if (!c) {
+		sim_fail(err, "out of memory creating cache %s", name);
+		return NULL;
+	}
+	snprintf(c->name, sizeof(c->name), "%s", name);
+	c->object_size = size;
+	c->size = size;
+	c->align = align;
+	c->flags = flags;
+	struct kmem_cache *real = k->policy->cache_create(k->pstate, c, err);
+	if (!real) {
+		free(c);
+		return NULL;
+	}
+	if (real != c)
+		c->alias = real;
+	if (register_cache(k, c) < 0) {
+		sim_fail(err, "out of memory creating cache %s", name);
+		return NULL;
+	}
+	return c;
+}
+
+int kmem_cache_init(struct kernel *k, struct sim_err *err)
+{
+	unsigned int max = k->policy->kmalloc_max(k->pstate);
+	for (int i = 3; i <= KMALLOC_SHIFT_HIGH; i++) {
+		unsigned int size = 1u << i;
+		if (size > max)
+			break;
+		char name[32];
+		snprintf(name, sizeof(name), "kmalloc-%u", size);
+		k->kmalloc_caches[i] = kmem_cache_create(k, name, size, 8, __KMALLOC_CACHE, err);
+		if (!k->kmalloc_caches[i])
+			return -1;
+		if (i == 6)	/* kmalloc-96 and kmalloc-192 follow 64 and 128 */
+			if (!(k->kmalloc_caches[1] = kmem_cache_create(k, "kmalloc-96", 96, 8,
+								       __KMALLOC_CACHE, err)))
+				return -1;
+		if (i == 7)
+			if (!(k->kmalloc_caches[2] = kmem_cache_create(k, "kmalloc-192", 192, 8,
+								       __KMALLOC_CACHE, err)))
+				return -1;
+	}
+	return 0;
+}
+
+struct kmem_cache *kmalloc_slab(struct kernel *k, size_t size)
+{
+	if (size == 0 || size > k->policy->kmalloc_max(k->pstate))
+		return NULL;
+	int index;	/* kmalloc_index() */
+	if (size <= 8)
+		index = 3;
+	else if (size > 64 && size <= 96)
+		index = 1;
+	else if (size > 128 && size <= 192)
+		index = 2;
+	else {
+		index = 4;
+		while ((1ul << index) < size)
+			index++;
+	}
+	return k->kmalloc_caches[index];
+}
+
+static inline struct kmem_cache *real_cache(struct kmem_cache *c)
+{
+	return c->alias ? c->alias : c;
+}
+
+/* Book an allocation: the object must have been free. */
+static void note_alloc(struct kernel *k, struct kmem_cache *c, kaddr_t obj)
+{
+	struct kmem_cache *r = real_cache(c);
+	struct page *page = virt_to_head_page(&k->pa, obj);
+	if (!page || !(page->flags & PG_slab) || page->slab != r) {
+		kernel_violation(k, "%s: policy %s handed out %#llx, which is not in one of "
+				 "its slabs", c->name, k->policy->name, (unsigned long long)obj);
+		return;
+	}
+	unsigned int idx = slab_obj_index(r, page, obj);
+	if (idx >= page->objects || page->obj_live[idx]) {
+		kernel_violation(k, "%s: policy %s handed out object %#llx (slab pfn %llu, "
+				 "index %u) which is already live", c->name, k->policy->name,
+				 (unsigned long long)obj, (unsigned long long)page->pfn, idx);
+		return;
+	}
+	page->obj_live[idx] = 1;
+	c->live++;
+	c->allocs++;
+}
+
+/* Book a free: the object must be live. Returns false if it is not. */
+static bool note_free(struct kernel *k, struct kmem_cache *c, kaddr_t obj)
+{
+	struct kmem_cache *r = real_cache(c);
+	struct page *page = virt_to_head_page(&k->pa, obj);
+	if (!page || !(page->flags & PG_slab) || page->slab != r) {
+		kernel_violation(k, "%s: free of %#llx, which is not an object of this cache",
+				 c->name, (unsigned long long)obj);
+		return false;
+	}
+	unsigned int idx = slab_obj_index(r, page, obj);
+	if (idx >= page->objects || !page->obj_live[idx]) {
+		kernel_violation(k, "%s: double free of object %#llx (slab pfn %llu, index %u)",
+				 c->name, (unsigned long long)obj, (unsigned long long)page->pfn, idx);
+		return false;
+	}
+	page->obj_live[idx] = 0;
+	c->live--;
+	c->frees++;
+	return true;
+}
+
+kaddr_t kmem_cache_alloc(struct kernel *k, struct sim_cpu *cpu, struct kmem_cache *c)
+{
+	int psym = sym_enter(cpu, k->sym_cache_alloc);
+	cpu->in_slab++;
+	kaddr_t obj = k->policy->alloc(k->pstate, real_cache(c), cpu,
+				       -1);
+	cpu->in_slab--;
+	sym_exit(cpu, psym);
+	if (obj)
+		note_alloc(k, c, obj);
+	return obj;
+}
+
+void kmem_cache_free(struct kernel *k, struct sim_cpu *cpu, struct kmem_cache *c, kaddr_t obj)
+{
+	if (!note_free(k, c, obj))
+		return;
+	int psym = sym_enter(cpu, k->sym_cache_free);
+	cpu->in_slab++;
+	k->policy->free(k->pstate, real_cache(c), cpu, obj);
+	cpu->in_slab--;
+	sym_exit(cpu, psym);
+}
+
+static kaddr_t do_kmalloc(struct kernel *k, struct sim_cpu *cpu, size_t size, int sym)
+{
+	struct kmem_cache *c = kmalloc_slab(k, size);
+	int psym = sym_enter(cpu, sym);
+	kaddr_t obj = 0;
+	if (c) {
+		cpu->in_slab++;
+		obj = k->policy->alloc(k->pstate, real_cache(c), cpu, -1);
+		cpu->in_slab--;
+		if (obj)
+			note_alloc(k, c, obj);
+	} else {	/* kmalloc_large(): straight to the page allocator */
+		unsigned int order = 0;
+		while ((PAGE_SIZE << order) < size)
+			order++;
+		struct page *p = alloc_pages_node(&k->pa, cpu, k->m->topo[cpu->id].node, order);
+		if (p) {
+			obj = page_address(p);
+			k->kmalloc_large++;
+		}
+	}
+	sym_exit(cpu, psym);
+	return obj;
+}
+
+kaddr_t __kmalloc(struct kernel *k, struct sim_cpu *cpu, size_t size)
+{
+	return do_kmalloc(k, cpu, size, k->sym_kmalloc);
+}
+
+kaddr_t __kmalloc_track_caller(struct kernel *k, struct sim_cpu *cpu, size_t size)
+{
+	return do_kmalloc(k, cpu, size, k->sym_kmalloc_track);
+}
+
+void kfree(struct kernel *k, struct sim_cpu *cpu, kaddr_t obj)
+{
+	if (!obj)	/* ZERO_OR_NULL_PTR */
+		return;
+	struct page *page = virt_to_head_page(&k->pa, obj);
+	if (!page) {
+		kernel_violation(k, "kfree of %#llx: no such page", (unsigned long long)obj);
+		return;
+	}
+	int psym = sym_enter(cpu, k->sym_kfree);
+	if (page->flags & PG_slab) {
+		struct kmem_cache *c = page->slab;
+		if (note_free(k, c, obj)) {
+			cpu->in_slab++;
+			k->policy->free(k->pstate, c, cpu, obj);
+			cpu->in_slab--;
+		}
+	} else {	/* put_page() of a kmalloc_large block */
+		__free_pages(&k->pa, cpu, page, (unsigned int)(page->flags & PG_head ? page->order : 0));
+		k->kfree_large++;
+	}
+	sym_exit(cpu, psym);
+}
+
+void slab_obj_touch(struct kernel *k, struct sim_cpu *cpu, kaddr_t obj, int lines, bool write)
+{
+	struct page *page = virt_to_head_page(&k->pa, obj);
+	if (!page || !(page->flags & PG_slab))
+		return;
+	unsigned int idx = slab_obj_index(page->slab, page, obj);
+	hw_obj_access(k->hw, cpu, &page->obj_line[idx], lines, write, page->nid);
+}

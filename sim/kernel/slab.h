@@ -1,0 +1,34 @@
+/* slab.h - the kernel's side of the slab layer: kmem_cache_create, the
+ * kmalloc size classes, and the entry points that call the active policy
+ * (kmem_cache_alloc, kmem_cache_free, __kmalloc, kfree). These wrappers keep
+ * the per-object books that the invariants check: an object is handed out
+ * only if free, and freed only if live. */
+#ifndef SIM_SLAB_H
+#define SIM_SLAB_H
+
+#include "kernel.h"
+
+struct kmem_cache;
+
+/* kmem_cache_init(): create the kmalloc caches of the era. */
+int kmem_cache_init(struct kernel *k, struct sim_err *err);
+
+struct kmem_cache *kmem_cache_create(struct kernel *k, const char *name, unsigned int size,
+				     unsigned int align, unsigned long flags,
+				     struct sim_err *err);
+
+kaddr_t kmem_cache_alloc(struct kernel *k, struct sim_cpu *cpu, struct kmem_cache *c);
+void kmem_cache_free(struct kernel *k, struct sim_cpu *cpu, struct kmem_cache *c, kaddr_t obj);
+
+/* __kmalloc_track_caller() / kfree(); large sizes go to the page allocator. */
+kaddr_t __kmalloc(struct kernel *k, struct sim_cpu *cpu, size_t size);
+kaddr_t __kmalloc_track_caller(struct kernel *k, struct sim_cpu *cpu, size_t size);
+void kfree(struct kernel *k, struct sim_cpu *cpu, kaddr_t obj);
+
+/* The kmalloc cache serving `size` (kmalloc_slab), NULL if none. */
+struct kmem_cache *kmalloc_slab(struct kernel *k, size_t size);
+
+/* Touch `lines` cache lines of an object the current task owns. */
+void slab_obj_touch(struct kernel *k, struct sim_cpu *cpu, kaddr_t obj, int lines, bool write);
+
+#endif

@@ -1,0 +1,194 @@
+/* json.c - the run as JSON (design.md's contract), written atomically. */
+#include "report.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static cJSON *params_json(const struct param_set *ps)
+{
+	cJSON *o = cJSON_CreateObject();
+	for (int i = 0; i < ps->n; i++) {
+		if (ps->defs[i].type == PT_ENUM)
+			cJSON_AddStringToObject(o, ps->defs[i].name, ps->value[i]);
+		else
+			cJSON_AddNumberToObject(o, ps->defs[i].name, ps->num[i]);
+	}
+	return o;
+}
+
+struct sym_row {
+	int sym;
+	uint64_t cycles;
+};
+
+static int cmp_row(const void *a, const void *b)
+{
+	const struct sym_row *x = a, *y = b;
+	if (x->cycles != y->cycles)
+		return x->cycles < y->cycles ? 1 : -1;
+	return x->sym - y->sym;
+}
+
+static cJSON *profile_json(const struct run *r, const struct run_window *w)
+{
+	const struct profile *p = &r->eng.prof;
+	struct sym_row v[PROFILE_MAX_SYMS];
+	for (int s = 0; s < p->nsyms; s++)
+		v[s] = (struct sym_row){ s, w->cycles[s] };
+	qsort(v, (size_t)p->nsyms, sizeof(v[0]), cmp_row);
+	cJSON *a = cJSON_CreateArray();
+	for (int i = 0; i < p->nsyms && v[i].cycles; i++) {
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "symbol", p->name[v[i].sym]);
+		cJSON_AddNumberToObject(o, "percent", 100.0 * (double)v[i].cycles / (double)w->total);
+		cJSON_AddNumberToObject(o, "cycles", (double)v[i].cycles);
+		cJSON_AddItemToArray(a, o);
+	}
+	return a;
+}
+
+static cJSON *caches_json(const struct run *r)
+{
+	const struct kernel *k = &r->k;
+	cJSON *a = cJSON_CreateArray();
+	for (int i = 0; i < k->ncaches; i++) {
+		struct kmem_cache *c = k->caches[i];
+		struct cache_info ci;
+		k->policy->cache_info(k->pstate, c->alias ? c->alias : c, &ci);
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "name", c->name);
+		cJSON_AddNumberToObject(o, "object_size", c->object_size);
+		cJSON_AddNumberToObject(o, "size", c->size);
+		cJSON_AddNumberToObject(o, "order", ci.order);
+		cJSON_AddNumberToObject(o, "objs_per_slab", ci.objs_per_slab);
+		if (c->alias)
+			cJSON_AddStringToObject(o, "alias_of", c->alias->name);
+		cJSON_AddNumberToObject(o, "allocs", (double)c->allocs);
+		cJSON_AddNumberToObject(o, "frees", (double)c->frees);
+		cJSON *st = cJSON_AddObjectToObject(o, "stats");
+		cJSON *tu = cJSON_AddObjectToObject(o, "tunables");
+		if (!c->alias) {
+			for (int s = 0; s < ci.nstats; s++)
+				cJSON_AddNumberToObject(st, ci.stats[s].name, (double)ci.stats[s].value);
+			for (int s = 0; s < ci.ntunables; s++)
+				cJSON_AddNumberToObject(tu, ci.tunables[s].name,
+							(double)ci.tunables[s].value);
+		}
+		cJSON_AddNumberToObject(o, "slabs_peak", (double)ci.slabs_peak);
+		cJSON_AddNumberToObject(o, "slabs_end", (double)ci.slabs);
+		cJSON_AddNumberToObject(o, "partial_end", (double)ci.partial);
+		cJSON_AddItemToArray(a, o);
+	}
+	return a;
+}
+
+static cJSON *locks_json(const struct run *r)
+{
+	cJSON *a = cJSON_CreateArray();
+	/* classes are kept newest first; report them in creation order */
+	int n = r->hw.nclasses;
+	const struct hw_lock_class **v = malloc((size_t)n * sizeof(*v));
+	int i = n;
+	for (const struct hw_lock_class *c = r->hw.classes; c; c = c->next)
+		v[--i] = c;
+	for (i = 0; i < n; i++) {
+		const struct hw_lock_class *c = v[i];
+		if (!c->acquisitions)
+			continue;
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "name", c->name);
+		cJSON_AddNumberToObject(o, "acquisitions", (double)c->acquisitions);
+		cJSON_AddNumberToObject(o, "contentions", (double)c->contentions);
+		cJSON_AddNumberToObject(o, "wait_cycles", (double)c->wait_total);
+		cJSON_AddNumberToObject(o, "wait_max_cycles", (double)c->wait_max);
+		cJSON_AddNumberToObject(o, "hold_cycles", (double)c->hold_total);
+		cJSON_AddNumberToObject(o, "hold_max_cycles", (double)c->hold_max);
+		cJSON_AddNumberToObject(o, "acq_bounces", (double)c->acq_bounces);
+		cJSON_AddNumberToObject(o, "con_bounces", (double)c->con_bounces);
+		cJSON_AddItemToArray(a, o);
+	}
+	free(v);
+	return a;
+}
+
+cJSON *report_json(const struct run *r)
+{
+	struct run_window w;
+	report_window(r, &w);
+	cJSON *root = cJSON_CreateObject();
+	cJSON *v = cJSON_AddObjectToObject(root, "slabsim");
+	cJSON_AddStringToObject(v, "version", SLABSIM_VERSION);
+	cJSON *m = cJSON_AddObjectToObject(root, "machine");
+	cJSON_AddStringToObject(m, "name", r->m.name);
+	cJSON_AddNumberToObject(m, "cpus", r->m.ncpus);
+	cJSON_AddNumberToObject(m, "nodes", r->m.nodes);
+	cJSON_AddNumberToObject(m, "clock_ghz", r->m.ghz);
+	cJSON *kern = cJSON_AddObjectToObject(root, "kernel");
+	cJSON_AddItemToObject(kern, "params", params_json(&r->kparams));
+	cJSON *p = cJSON_AddObjectToObject(root, "policy");
+	cJSON_AddStringToObject(p, "name", r->policy->name);
+	cJSON_AddItemToObject(p, "params", params_json(&r->pparams));
+	cJSON *wl = cJSON_AddObjectToObject(root, "workload");
+	cJSON_AddStringToObject(wl, "name", r->wl->name);
+	cJSON_AddItemToObject(wl, "params", params_json(&r->wparams));
+	cJSON_AddNumberToObject(root, "seed", (double)r->cfg.seed);
+	cJSON *res = cJSON_AddObjectToObject(root, "result");
+	cJSON_AddBoolToObject(res, "finished", r->res.finished);
+	cJSON_AddNumberToObject(res, "sim_seconds", r->res.sim_seconds);
+	cJSON_AddStringToObject(res, "line", r->res.line);
+	cJSON_AddNumberToObject(res, "wall_seconds", r->wall_seconds);
+	cJSON_AddNumberToObject(res, "events", (double)r->eng.events);
+	cJSON_AddNumberToObject(res, "events_per_second",
+				r->wall_seconds > 0 ? (double)r->eng.events / r->wall_seconds : 0);
+	if (r->res.extra)
+		for (cJSON *x = r->res.extra->child; x; x = x->next)
+			cJSON_AddItemToObject(res, x->string, cJSON_Duplicate(x, 1));
+	cJSON *cpu = cJSON_AddObjectToObject(root, "cpu");
+	cJSON_AddNumberToObject(cpu, "busy", w.busy);
+	cJSON_AddNumberToObject(cpu, "slab", w.slab);
+	cJSON_AddNumberToObject(cpu, "spin", w.spin);
+	cJSON *sched = cJSON_AddObjectToObject(root, "sched");
+	cJSON_AddNumberToObject(sched, "context_switches", (double)r->k.sched.context_switches);
+	cJSON_AddNumberToObject(sched, "wakeups", (double)r->k.sched.wakeups);
+	cJSON_AddNumberToObject(sched, "migrations", (double)r->k.sched.migrations);
+	cJSON_AddItemToObject(root, "profile", profile_json(r, &w));
+	cJSON_AddItemToObject(root, "caches", caches_json(r));
+	cJSON_AddItemToObject(root, "locks", locks_json(r));
+	cJSON *mem = cJSON_AddObjectToObject(root, "memory");
+	cJSON_AddNumberToObject(mem, "slab_bytes_peak", (double)(r->k.pa.slab_pages_peak * PAGE_SIZE));
+	cJSON_AddNumberToObject(mem, "slab_bytes_end", (double)(r->k.pa.slab_pages * PAGE_SIZE));
+	cJSON *fab = cJSON_AddObjectToObject(root, "hw");
+	cJSON_AddNumberToObject(fab, "mem_loads", (double)r->hw.stats.mem_loads);
+	cJSON_AddNumberToObject(fab, "rereads", (double)r->hw.stats.rereads);
+	cJSON_AddNumberToObject(fab, "queue_cycles", (double)r->hw.stats.queue_cycles);
+	cJSON *tr = cJSON_AddObjectToObject(fab, "transfers");
+	for (int d = 0; d < NR_DIST; d++)
+		cJSON_AddNumberToObject(tr, hw_dist_name[d], (double)r->hw.stats.transfers[d]);
+	cJSON_AddStringToObject(root, "invariants", r->invariants_ok ? "ok" : r->invariants_msg);
+	return root;
+}
+
+int report_write_json(const char *path, const cJSON *root, struct sim_err *err)
+{
+	char *text = cJSON_Print(root);
+	if (!text)
+		return sim_fail(err, "out of memory printing JSON");
+	char tmp[4096];
+	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid());
+	FILE *f = fopen(tmp, "w");
+	if (!f) {
+		free(text);
+		return sim_fail(err, "cannot write %s: %s", tmp, strerror(errno));
+	}
+	bool ok = fputs(text, f) >= 0 && fputc('\n', f) != EOF;
+	ok = (fclose(f) == 0) && ok;
+	free(text);
+	if (!ok || rename(tmp, path) < 0) {
+		unlink(tmp);
+		return sim_fail(err, "cannot write %s: %s", path, strerror(errno));
+	}
+	return 0;
+}

@@ -1,0 +1,31 @@
+/* report.h - what a run shows: hackbench's own line, a slabinfo-style cache
+ * table with the policy's statistics, a lock_stat-style lock table, a
+ * perf-report-style profile by kernel-named symbol, and the JSON of the
+ * command-line contract (design.md). */
+#ifndef SIM_REPORT_H
+#define SIM_REPORT_H
+
+#include <cjson/cJSON.h>
+#include <stdio.h>
+
+#include "cli/run_core.h"
+
+#define SLABSIM_VERSION "0.1.0"
+
+/* CPU shares and the profile over the workload's measured window. */
+struct run_window {
+	double seconds;			/* simulated */
+	double busy, slab, spin;	/* fractions of all CPU time */
+	uint64_t total;			/* CPU cycles in the window (all CPUs) */
+	uint64_t cycles[PROFILE_MAX_SYMS];
+};
+
+void report_window(const struct run *r, struct run_window *w);
+
+void report_text(FILE *out, const struct run *r, int profile_rows);
+cJSON *report_json(const struct run *r);
+
+/* Write JSON to path through a temporary file and rename(). */
+int report_write_json(const char *path, const cJSON *root, struct sim_err *err);
+
+#endif

@@ -1,0 +1,159 @@
+/* text.c - the text report: hackbench's line, slabinfo, lock_stat, perf. */
+#include "report.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void print_header(FILE *out, const struct run *r)
+{
+	fprintf(out, "slabsim %s: %s (%d CPUs, %d node%s), policy %s, kernel=%s spinlock=%s, "
+		"workload '%s', seed %llu\n", SLABSIM_VERSION, r->m.name, r->m.ncpus, r->m.nodes,
+		r->m.nodes > 1 ? "s" : "", r->policy->name, param_str(&r->kparams, "kernel"),
+		param_str(&r->kparams, "spinlock"), r->cfg.workload,
+		(unsigned long long)r->cfg.seed);
+}
+
+static void print_caches(FILE *out, const struct run *r)
+{
+	const struct kernel *k = &r->k;
+	fprintf(out, "\n# Slab caches (slabinfo): caches that were used\n");
+	fprintf(out, "%-20s %9s %7s %9s %12s %5s %2s %10s %9s\n", "Name", "Objects", "Objsize",
+		"Space", "Slabs/Part", "O/S", "O", "Peak-slabs", "Peak-mem");
+	for (int i = 0; i < k->ncaches; i++) {
+		struct kmem_cache *c = k->caches[i];
+		struct cache_info ci;
+		k->policy->cache_info(k->pstate, c->alias ? c->alias : c, &ci);
+		if (c->alias) {
+			if (c->allocs)
+				fprintf(out, "%-20s -> %s (merged)\n", c->name, c->alias->name);
+			continue;
+		}
+		bool used = c->allocs > 0 || ci.slabs_peak > 0;
+		for (int j = 0; j < k->ncaches && !used; j++)
+			used = k->caches[j]->alias == c && k->caches[j]->allocs > 0;
+		if (!used)
+			continue;
+		uint64_t bytes = ci.slabs * (PAGE_SIZE << ci.order);
+		uint64_t peak = ci.slabs_peak * (PAGE_SIZE << ci.order);
+		char slabs[32];
+		snprintf(slabs, sizeof(slabs), "%llu/%llu", (unsigned long long)ci.slabs,
+			 (unsigned long long)ci.partial);
+		fprintf(out, "%-20s %9llu %7u %8.1fK %12s %5u %2u %10llu %8.1fK\n", c->name,
+			(unsigned long long)ci.active, c->size, (double)bytes / 1024, slabs,
+			ci.objs_per_slab, ci.order, (unsigned long long)ci.slabs_peak,
+			(double)peak / 1024);
+	}
+	fprintf(out, "\n# %s statistics (non-zero counters)\n", r->policy->name);
+	for (int i = 0; i < k->ncaches; i++) {
+		struct kmem_cache *c = k->caches[i];
+		if (c->alias)
+			continue;
+		struct cache_info ci;
+		k->policy->cache_info(k->pstate, c, &ci);
+		bool any = false;
+		for (int s = 0; s < ci.nstats; s++)
+			if (ci.stats[s].value) {
+				if (!any)
+					fprintf(out, "%s:", c->name);
+				any = true;
+				fprintf(out, " %s=%llu", ci.stats[s].name,
+					(unsigned long long)ci.stats[s].value);
+			}
+		if (any)
+			fprintf(out, "\n");
+	}
+}
+
+static int cmp_class(const void *a, const void *b)
+{
+	const struct hw_lock_class *x = *(const struct hw_lock_class *const *)a;
+	const struct hw_lock_class *y = *(const struct hw_lock_class *const *)b;
+	if (x->wait_total != y->wait_total)
+		return x->wait_total < y->wait_total ? 1 : -1;
+	if (x->acquisitions != y->acquisitions)
+		return x->acquisitions < y->acquisitions ? 1 : -1;
+	return strcmp(x->name, y->name);
+}
+
+static void print_locks(FILE *out, const struct run *r)
+{
+	const struct hw *hw = &r->hw;
+	double us = r->m.ghz * 1e3;	/* cycles per microsecond */
+	fprintf(out, "\n# Locks (lock_stat; times in us, whole run)\n");
+	fprintf(out, "%-38s %11s %11s %10s %10s %12s %11s %12s %10s %12s\n", "class name",
+		"con-bounces", "contentions", "wait-min", "wait-max", "wait-total", "acq-bounces",
+		"acquisitions", "hold-max", "hold-total");
+	const struct hw_lock_class **v = malloc((size_t)hw->nclasses * sizeof(*v));
+	int n = 0;
+	for (const struct hw_lock_class *c = hw->classes; c; c = c->next)
+		if (c->acquisitions)
+			v[n++] = c;
+	qsort(v, (size_t)n, sizeof(*v), cmp_class);
+	for (int i = 0; i < n; i++) {
+		const struct hw_lock_class *c = v[i];
+		fprintf(out, "%-38s %11llu %11llu %10.2f %10.2f %12.2f %11llu %12llu %10.2f %12.2f\n",
+			c->name, (unsigned long long)c->con_bounces,
+			(unsigned long long)c->contentions,
+			c->contentions ? (double)c->wait_min / us : 0.0, (double)c->wait_max / us,
+			(double)c->wait_total / us, (unsigned long long)c->acq_bounces,
+			(unsigned long long)c->acquisitions, (double)c->hold_max / us,
+			(double)c->hold_total / us);
+	}
+	free(v);
+}
+
+struct sym_row {
+	int sym;
+	uint64_t cycles;
+};
+
+static int cmp_row(const void *a, const void *b)
+{
+	const struct sym_row *x = a, *y = b;
+	if (x->cycles != y->cycles)
+		return x->cycles < y->cycles ? 1 : -1;
+	return x->sym - y->sym;
+}
+
+static void print_profile(FILE *out, const struct run *r, const struct run_window *w, int rows)
+{
+	const struct profile *p = &r->eng.prof;
+	fprintf(out, "\n# Profile (perf report -a over the measured %.3f s; %d CPUs)\n",
+		w->seconds, r->m.ncpus);
+	fprintf(out, "# Overhead  Symbol\n");
+	struct sym_row v[PROFILE_MAX_SYMS];
+	for (int s = 0; s < p->nsyms; s++)
+		v[s] = (struct sym_row){ s, w->cycles[s] };
+	qsort(v, (size_t)p->nsyms, sizeof(v[0]), cmp_row);
+	for (int i = 0; i < p->nsyms && i < rows; i++) {
+		if (!v[i].cycles)
+			break;
+		const char *tag = p->kind[v[i].sym] == SYM_USER ? "[.]" : "[k]";
+		fprintf(out, "  %7.2f%%  %s %s\n", 100.0 * (double)v[i].cycles / (double)w->total,
+			tag, p->name[v[i].sym]);
+	}
+}
+
+void report_text(FILE *out, const struct run *r, int profile_rows)
+{
+	struct run_window w;
+	report_window(r, &w);
+	print_header(out, r);
+	fprintf(out, "%s\n", r->res.line);
+	double total = 0;
+	for (int c = 0; c < r->eng.ncpus; c++)
+		if ((double)r->eng.cpus[c].clock > total)
+			total = (double)r->eng.cpus[c].clock;
+	total /= r->m.ghz * 1e9;
+	fprintf(out, "Simulated %.3f s (all of the run) in %.2f s of wall time: %.2f simulated "
+		"s per wall s, %llu events (%.1f M/s)\n", total, r->wall_seconds,
+		r->wall_seconds > 0 ? total / r->wall_seconds : 0,
+		(unsigned long long)r->eng.events,
+		r->wall_seconds > 0 ? (double)r->eng.events / r->wall_seconds / 1e6 : 0);
+	fprintf(out, "CPU time in the measured window: busy %.1f%%, slab allocator %.1f%%, "
+		"spinning on locks %.1f%%\n", 100 * w.busy, 100 * w.slab, 100 * w.spin);
+	print_caches(out, r);
+	print_locks(out, r);
+	print_profile(out, r, &w, profile_rows);
+	fprintf(out, "\ninvariants: %s\n", r->invariants_ok ? "ok" : r->invariants_msg);
+}

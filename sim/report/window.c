@@ -1,0 +1,54 @@
+/* window.c - CPU time and profile deltas over the workload's window. */
+#include "report.h"
+
+#include <string.h>
+
+void report_window(const struct run *r, struct run_window *w)
+{
+	const struct kernel *k = &r->k;
+	const struct engine *eng = &r->eng;
+	memset(w, 0, sizeof(*w));
+	uint64_t t0 = 0, t1 = 0, busy0 = 0, slab0 = 0, spin0 = 0, busy1, slab1, spin1;
+	const uint64_t *c0 = NULL, *c1 = eng->prof.cycles;
+	if (k->win.marked[0]) {
+		t0 = k->win.time[0];
+		busy0 = k->win.busy[0];
+		slab0 = k->win.slab[0];
+		spin0 = k->win.spin[0];
+		c0 = k->win.cycles[0];
+	}
+	if (k->win.marked[1]) {
+		t1 = k->win.time[1];
+		busy1 = k->win.busy[1];
+		slab1 = k->win.slab[1];
+		spin1 = k->win.spin[1];
+		c1 = k->win.cycles[1];
+	} else {
+		busy1 = slab1 = spin1 = 0;
+		for (int c = 0; c < eng->ncpus; c++) {
+			busy1 += eng->cpus[c].busy;
+			slab1 += eng->cpus[c].slab;
+			spin1 += eng->cpus[c].spin;
+			if (eng->cpus[c].clock > t1)
+				t1 = eng->cpus[c].clock;
+		}
+	}
+	w->seconds = (double)(t1 - t0) / (r->m.ghz * 1e9);
+	w->total = (t1 - t0) * (uint64_t)eng->ncpus;
+	if (!w->total)
+		return;
+	double total = (double)w->total;
+	w->busy = (double)(busy1 - busy0) / total;
+	w->slab = (double)(slab1 - slab0) / total;
+	w->spin = (double)(spin1 - spin0) / total;
+	if (w->busy > 1)
+		w->busy = 1;
+	uint64_t busy = 0;
+	for (int s = 0; s < eng->prof.nsyms; s++) {
+		w->cycles[s] = c1[s] - (c0 ? c0[s] : 0);
+		if (eng->prof.kind[s] != SYM_IDLE)
+			busy += w->cycles[s];
+	}
+	/* idle is whatever the CPUs did not spend busy */
+	w->cycles[eng->sym_idle] = w->total > busy ? w->total - busy : 0;
+}

@@ -1,0 +1,258 @@
+/* hackbench.c - Ingo Molnar's hackbench (and perf bench sched messaging):
+ * GROUPS groups of 20 senders and 20 receivers; each receiver owns one
+ * AF_UNIX stream socketpair, and every sender of its group writes LOOPS
+ * 100-byte messages to each of the group's 20 receivers. Every child reports
+ * ready and waits; the parent starts the clock, wakes them all, and stops it
+ * once every child has exited and been reaped. Prints `Time: S.MS`. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel/af_unix.h"
+#include "kernel/wait.h"
+#include "workload.h"
+
+static const struct param_def hackbench_params[] = {
+	{ "groups", PT_INT, "10", 1, 100000, NULL, "groups of senders and receivers" },
+	{ "loops", PT_INT, "100", 1, 100000000, NULL, "messages each sender sends to each receiver" },
+	{ "mode", PT_ENUM, "process", 0, 0, "process|thread",
+	  "fork processes (own address spaces) or create threads" },
+	{ "fds", PT_INT, "20", 1, 1000, NULL, "senders and receivers per group" },
+	{ "datasize", PT_INT, "100", 1, 65536, NULL, "bytes per message" },
+	{ NULL },
+};
+
+struct hb_child {
+	struct hackbench *hb;
+	int group, idx;
+};
+
+struct hackbench {
+	struct kernel *k;
+	int groups, loops, fds, datasize;
+	bool threads;
+	struct unix_classes uc;
+	struct unix_sock *socks;	/* channel c: [2c] reader side, [2c+1] writer side */
+	struct hb_child *child;
+	struct hw_line ready_line;	/* the ready pipe and the wake fd */
+	int ready, total;
+	bool started;
+	struct hw_lock_class barrier_class;
+	struct wait_queue_head ready_wait, wake_wait;
+	uint64_t start, stop;
+	bool done;
+	uint64_t read_bytes;
+	uint64_t half_bytes;	/* half of all bytes: the steady second half starts */
+	uint64_t half;		/* when the receivers had read half */
+};
+
+/* ready(): tell the parent, then poll the wake fd until started. */
+static void hb_ready(struct task *t, struct hackbench *hb)
+{
+	struct kernel *k = t->k;
+	cpu_charge(task_cpu(t), k->cost.syscall + k->cost.sys_rw);
+	hw_atomic(k->hw, task_cpu(t), &hb->ready_line);
+	if (++hb->ready == hb->total)
+		wake_up(t, &hb->ready_wait, true);
+	for (;;) {
+		prepare_to_wait(t, &hb->wake_wait);
+		hw_read(k->hw, task_cpu(t), &hb->ready_line);
+		if (hb->started)
+			break;
+		schedule(t);
+	}
+	finish_wait(t, &hb->wake_wait);
+}
+
+static void hb_sender(struct task *t, void *arg)
+{
+	struct hb_child *c = arg;
+	struct hackbench *hb = c->hb;
+	hb_ready(t, hb);
+	int base = c->group * hb->fds;
+	for (int i = 0; i < hb->loops; i++)
+		for (int j = 0; j < hb->fds; j++) {
+			long done = 0;
+			while (done < hb->datasize)
+				done += sys_write_unix(t, &hb->socks[2 * (base + j) + 1],
+						       (size_t)(hb->datasize - done));
+		}
+}
+
+static void hb_receiver(struct task *t, void *arg)
+{
+	struct hb_child *c = arg;
+	struct hackbench *hb = c->hb;
+	hb_ready(t, hb);
+	struct unix_sock *in = &hb->socks[2 * (c->group * hb->fds + c->idx)];
+	long packets = (long)hb->fds * hb->loops;
+	for (long i = 0; i < packets; i++) {
+		long done = 0;
+		while (done < hb->datasize) {
+			long r = sys_read_unix(t, in, (size_t)(hb->datasize - done));
+			done += r;
+			hb->read_bytes += (uint64_t)r;
+			if (!hb->half && hb->read_bytes >= hb->half_bytes)
+				hb->half = task_cpu(t)->clock;
+		}
+	}
+}
+
+static void hb_parent(struct task *t, void *arg)
+{
+	struct hackbench *hb = arg;
+	struct kernel *k = hb->k;
+	struct mm_struct *mm = hb->threads ? t->mm : NULL;
+	for (int g = 0; g < hb->groups; g++) {
+		for (int i = 0; i < hb->fds; i++) {
+			struct hb_child *c = &hb->child[2 * (g * hb->fds + i)];
+			c->hb = hb;
+			c->group = g;
+			c->idx = i;
+			task_create(&k->sched, t, hb_receiver, c, "hackbench", mm, 0);
+		}
+		for (int i = 0; i < hb->fds; i++) {
+			struct hb_child *c = &hb->child[2 * (g * hb->fds + i) + 1];
+			c->hb = hb;
+			c->group = g;
+			c->idx = i;
+			task_create(&k->sched, t, hb_sender, c, "hackbench", mm, 0);
+		}
+	}
+	for (;;) {	/* read one ready byte per child */
+		prepare_to_wait(t, &hb->ready_wait);
+		hw_read(k->hw, task_cpu(t), &hb->ready_line);
+		if (hb->ready == hb->total)
+			break;
+		schedule(t);
+	}
+	finish_wait(t, &hb->ready_wait);
+	hb->start = task_cpu(t)->clock;	/* gettimeofday(&start) */
+	kernel_mark(k, true);
+	hw_write(k->hw, task_cpu(t), &hb->ready_line);
+	hb->started = true;
+	wake_up(t, &hb->wake_wait, false);
+	wait_for_children(t);
+	hb->stop = task_cpu(t)->clock;
+	kernel_mark(k, false);
+	hb->done = true;
+	k->eng->stop = true;
+}
+
+static int hb_parse_cmdline(struct param_set *ps, int argc, char **argv, struct sim_err *err)
+{
+	int pos = 0;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (strcmp(a, "-pipe") == 0)
+			return sim_fail(err, "hackbench -pipe: pipes are not modelled yet "
+					"(AF_UNIX sockets are)");
+		if (strcmp(a, "process") == 0 || strcmp(a, "thread") == 0) {
+			if (params_set(ps, "mode", a, true, err) < 0)
+				return -1;
+			continue;
+		}
+		const char *name = pos == 0 ? "groups" : pos == 1 ? "loops" : NULL;
+		if (!name)
+			return sim_fail(err, "hackbench: unexpected argument '%s' (usage: hackbench "
+					"[GROUPS] [process|thread] [LOOPS])", a);
+		if (params_set(ps, name, a, true, err) < 0)
+			return -1;
+		pos++;
+	}
+	return 0;
+}
+
+static int hb_start(struct kernel *k, const struct param_set *ps, void **state,
+		    struct sim_err *err)
+{
+	struct hackbench *hb = calloc(1, sizeof(*hb));
+	if (!hb)
+		return sim_fail(err, "out of memory");
+	hb->k = k;
+	hb->groups = (int)param_int(ps, "groups");
+	hb->loops = (int)param_int(ps, "loops");
+	hb->fds = (int)param_int(ps, "fds");
+	hb->datasize = (int)param_int(ps, "datasize");
+	hb->threads = strcmp(param_str(ps, "mode"), "thread") == 0;
+	int channels = hb->groups * hb->fds;
+	hb->total = 2 * channels;
+	hb->half_bytes = (uint64_t)channels * hb->fds * hb->loops * hb->datasize / 2;
+	hb->socks = calloc((size_t)channels * 2, sizeof(*hb->socks));
+	hb->child = calloc((size_t)channels * 2, sizeof(*hb->child));
+	if (!hb->socks || !hb->child) {
+		free(hb->socks);
+		free(hb->child);
+		free(hb);
+		return sim_fail(err, "out of memory for %d hackbench channels", channels);
+	}
+	unix_classes_init(k, &hb->uc);
+	for (int c = 0; c < channels; c++)
+		unix_socketpair(k, &hb->uc, &hb->socks[2 * c], &hb->socks[2 * c + 1], 0);
+	hw_line_init(k->hw, &hb->ready_line, 0);
+	hw_lock_class_init(k->hw, &hb->barrier_class, "&pipe->wait (hackbench start)",
+			   k->hw->sym_spin_lock);
+	init_waitqueue_head(k, &hb->ready_wait, &hb->barrier_class, 0);
+	init_waitqueue_head(k, &hb->wake_wait, &hb->barrier_class, 0);
+	task_create(&k->sched, NULL, hb_parent, hb, "hackbench", NULL, 0);
+	*state = hb;
+	return 0;
+}
+
+static void hb_result(void *state, struct workload_result *r)
+{
+	struct hackbench *hb = state;
+	r->finished = hb->done;
+	double hz = hb->k->m->ghz * 1e9;
+	r->sim_seconds = hb->done ? (double)(hb->stop - hb->start) / hz : 0;
+	uint64_t ms = (uint64_t)(r->sim_seconds * 1000.0 + 0.5);
+	snprintf(r->line, sizeof(r->line), "Time: %llu.%03llu", (unsigned long long)(ms / 1000),
+		 (unsigned long long)(ms % 1000));
+	r->extra = cJSON_CreateObject();
+	double msgs = (double)hb->groups * hb->fds * hb->fds * hb->loops;
+	cJSON_AddNumberToObject(r->extra, "messages", msgs);
+	cJSON_AddNumberToObject(r->extra, "tasks", hb->total);
+	if (r->sim_seconds > 0)
+		cJSON_AddNumberToObject(r->extra, "messages_per_second", msgs / r->sim_seconds);
+	/* the second half of the messages, past the start-up (queues filling) */
+	if (hb->done && hb->half > hb->start && hb->stop > hb->half)
+		cJSON_AddNumberToObject(r->extra, "second_half_seconds",
+					(double)(hb->stop - hb->half) / hz);
+}
+
+static int hb_check(void *state, struct sim_err *err)
+{
+	struct hackbench *hb = state;
+	uint64_t want = (uint64_t)hb->groups * hb->fds * hb->fds * hb->loops * hb->datasize;
+	if (hb->done && hb->read_bytes != want)
+		return sim_fail(err, "hackbench: receivers read %llu bytes, senders wrote %llu",
+				(unsigned long long)hb->read_bytes, (unsigned long long)want);
+	for (int c = 0; hb->done && c < hb->groups * hb->fds; c++) {
+		struct unix_sock *w = &hb->socks[2 * c + 1], *rd = &hb->socks[2 * c];
+		if (w->sk_wmem_alloc != 0 || rd->qlen != 0)
+			return sim_fail(err, "hackbench: channel %d ends with %ld bytes in flight "
+					"and %u skbs queued", c, w->sk_wmem_alloc, rd->qlen);
+	}
+	return 0;
+}
+
+static void hb_destroy(void *state)
+{
+	struct hackbench *hb = state;
+	free(hb->socks);
+	free(hb->child);
+	free(hb);
+}
+
+const struct workload hackbench_workload = {
+	.name = "hackbench",
+	.description = "AF_UNIX messaging: groups of 20 senders x 20 receivers (hackbench, "
+		       "perf bench sched messaging)",
+	.usage = "hackbench [GROUPS] [process|thread] [LOOPS]",
+	.params = hackbench_params,
+	.parse_cmdline = hb_parse_cmdline,
+	.start = hb_start,
+	.result = hb_result,
+	.check = hb_check,
+	.destroy = hb_destroy,
+};

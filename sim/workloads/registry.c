@@ -1,0 +1,19 @@
+/* registry.c - the built-in workloads. */
+#include <string.h>
+
+#include "workload.h"
+
+extern const struct workload hackbench_workload;
+
+const struct workload *const workloads[] = {
+	&hackbench_workload,
+	NULL,
+};
+
+const struct workload *workload_find(const char *name)
+{
+	for (int i = 0; workloads[i]; i++)
+		if (strcmp(workloads[i]->name, name) == 0)
+			return workloads[i];
+	return NULL;
+}
