@@ -68,15 +68,15 @@ static struct hw_line *lru_line(struct kmem_cache_node *n, struct list_head *l)
 static inline uint16_t get_freepointer(struct slub *sl, struct sim_cpu *cpu,
 				       struct page *page, unsigned int idx)
 {
-	hw_obj_access(sl->hw, cpu, &page->obj_line[idx], 1, false, page->nid);
-	return page->obj_next[idx];
+	hw_obj_access(sl->hw, cpu, &page->obj[idx].line, 1, false, page->nid);
+	return page->obj[idx].next;
 }
 
 static inline void set_freepointer(struct slub *sl, struct sim_cpu *cpu, struct page *page,
 				   unsigned int idx, uint16_t fp)
 {
-	hw_obj_access(sl->hw, cpu, &page->obj_line[idx], 1, true, page->nid);
-	page->obj_next[idx] = fp;
+	hw_obj_access(sl->hw, cpu, &page->obj[idx].line, 1, true, page->nid);
+	page->obj[idx].next = fp;
 }
 
 /* --- partial lists --- */
@@ -583,15 +583,15 @@ static int slub_check(void *state, struct kmem_cache *kc, struct sim_err *err)
 			if (s->cpu_slab[cpu].page == page)
 				chains[1] = s->cpu_slab[cpu].freelist;
 		for (int ch = 0; ch < 2; ch++)
-			for (uint16_t o = chains[ch]; o != OBJ_NIL; o = page->obj_next[o]) {
-				if (o >= page->objects || page->obj_live[o] || ++nfree > page->objects)
+			for (uint16_t o = chains[ch]; o != OBJ_NIL; o = page->obj[o].next) {
+				if (o >= page->objects || page->obj[o].live || ++nfree > page->objects)
 					return sim_fail(err, "slub %s: slab pfn %llu: free chain reaches "
 							"object %u, which is live, out of range or "
 							"seen twice", kc->name,
 							(unsigned long long)page->pfn, o);
 			}
 		for (unsigned int o = 0; o < page->objects; o++)
-			nlive += page->obj_live[o];
+			nlive += page->obj[o].live;
 		if (nfree + nlive != page->objects)
 			return sim_fail(err, "slub %s: slab pfn %llu: %u free + %u live != %u objects "
 					"(an object was lost)", kc->name, (unsigned long long)page->pfn,

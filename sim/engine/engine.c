@@ -18,11 +18,23 @@ int engine_init(struct engine *eng, int ncpus, uint64_t seed)
 		return -1;
 	if (event_pool_init(&eng->pool, ENGINE_POOL_EVENTS) < 0)
 		return -1;
+	eng->leaves = 1;
+	while (eng->leaves < ncpus)
+		eng->leaves *= 2;
 	eng->cpus = calloc((size_t)ncpus, sizeof(*eng->cpus));
-	eng->ready = calloc((size_t)ncpus, sizeof(*eng->ready));
+	eng->resume_at = malloc(2 * (size_t)eng->leaves * sizeof(*eng->resume_at));
+	eng->winner = calloc(2 * (size_t)eng->leaves, sizeof(*eng->winner));
 	eng->rng = gsl_rng_alloc(gsl_rng_mt19937);
-	if (!eng->cpus || !eng->ready || !eng->rng)
+	if (!eng->cpus || !eng->resume_at || !eng->winner || !eng->rng)
 		return -1;
+	for (int i = 0; i < eng->leaves; i++) {
+		eng->resume_at[eng->leaves + i] = UINT64_MAX;
+		eng->winner[eng->leaves + i] = (uint32_t)i;
+	}
+	for (int n = eng->leaves - 1; n >= 1; n--) {
+		eng->resume_at[n] = UINT64_MAX;
+		eng->winner[n] = eng->winner[2 * n];
+	}
 	gsl_rng_set(eng->rng, seed);
 	eng->ncpus = ncpus;
 	eng->horizon = UINT64_MAX;
@@ -45,77 +57,57 @@ void engine_destroy(struct engine *eng)
 	eq_destroy(&eng->q);
 	event_pool_destroy(&eng->pool);
 	free(eng->cpus);
-	free(eng->ready);
+	free(eng->resume_at);
+	free(eng->winner);
 	if (eng->rng)
 		gsl_rng_free(eng->rng);
 	memset(eng, 0, sizeof(*eng));
 }
 
-/* --- the ready heap --- */
+/* --- the ready CPUs: a tournament tree --- */
 
-static inline bool slot_before(const struct cpu_slot *a, const struct cpu_slot *b)
+/* Set a CPU's leaf and replay the matches on its path to the root. Each
+ * node keeps the winner's key beside its index, so a match reads only the
+ * two children. */
+static inline void set_leaf(struct engine *eng, int cpu, uint64_t t)
 {
-	return a->time < b->time || (a->time == b->time && a->seq < b->seq);
+	uint64_t *key = eng->resume_at;	/* node n: key[n], winner[n] */
+	uint32_t *w = eng->winner;
+	unsigned int n = (unsigned int)eng->leaves + (unsigned int)cpu;
+	key[n] = t;
+	for (n >>= 1; n; n >>= 1) {
+		unsigned int c = 2 * n + (key[2 * n + 1] < key[2 * n]);
+		key[n] = key[c];
+		w[n] = w[c];
+	}
 }
 
-static void sift_down(struct engine *eng, int i)
+static inline uint64_t first_ready_time(const struct engine *eng)
 {
-	struct cpu_slot *h = eng->ready;
-	int n = eng->nready;
-	struct cpu_slot x = h[i];
-	for (;;) {
-		int l = 2 * i + 1, r = l + 1, m = i;
-		const struct cpu_slot *best = &x;
-		if (l < n && slot_before(&h[l], best))
-			m = l, best = &h[l];
-		if (r < n && slot_before(&h[r], best))
-			m = r;
-		if (m == i)
-			break;
-		h[i] = h[m];
-		i = m;
-	}
-	h[i] = x;
-}
-
-static void sift_up(struct engine *eng, int i)
-{
-	struct cpu_slot *h = eng->ready;
-	struct cpu_slot x = h[i];
-	while (i > 0) {
-		int p = (i - 1) / 2;
-		if (!slot_before(&x, &h[p]))
-			break;
-		h[i] = h[p];
-		i = p;
-	}
-	h[i] = x;
+	return eng->resume_at[1];
 }
 
 static inline void update_horizon(struct engine *eng)
 {
 	uint64_t t = eq_min_time(&eng->q);
-	if (eng->nready && eng->ready[0].time < t)
-		t = eng->ready[0].time;
-	eng->horizon = t;
+	uint64_t c = first_ready_time(eng);
+	eng->horizon = c < t ? c : t;
 }
 
 static void ready_push(struct engine *eng, struct sim_cpu *cpu)
 {
 	cpu->queued = true;
-	eng->ready[eng->nready] = (struct cpu_slot){ cpu->clock, eng->seq++, cpu };
-	sift_up(eng, eng->nready++);
+	set_leaf(eng, cpu->id, cpu->clock);
 	if (cpu->clock < eng->horizon)
 		eng->horizon = cpu->clock;
 }
 
 static struct sim_cpu *ready_pop(struct engine *eng)
 {
-	struct sim_cpu *cpu = eng->ready[0].cpu;
-	eng->now = eng->ready[0].time;
-	eng->ready[0] = eng->ready[--eng->nready];
-	if (eng->nready)
-		sift_down(eng, 0);
+	int id = (int)eng->winner[1];
+	struct sim_cpu *cpu = &eng->cpus[id];
+	eng->now = eng->resume_at[1];
+	set_leaf(eng, id, UINT64_MAX);
 	cpu->queued = false;
 	eng->events++;
 	update_horizon(eng);
@@ -125,7 +117,8 @@ static struct sim_cpu *ready_pop(struct engine *eng)
 /* Is the earliest pending item a CPU (rather than a timer or nothing)? */
 static inline bool cpu_is_next(struct engine *eng)
 {
-	return eng->nready && eng->ready[0].time < eq_min_time(&eng->q);
+	uint64_t c = first_ready_time(eng);
+	return c != UINT64_MAX && c < eq_min_time(&eng->q);
 }
 
 /* --- the loop --- */
@@ -211,22 +204,6 @@ void cpu_yield(struct sim_cpu *cpu)
 {
 	struct engine *eng = cpu->eng;
 	eng->yields++;
-	if (!eng->stop && eng->nready && eng->ready[0].time < cpu->clock &&
-	    eng->ready[0].time < eq_min_time(&eng->q)) {
-		/* Another CPU is earliest: take its place in the heap and run it. */
-		struct cpu_slot next = eng->ready[0];
-		eng->ready[0] = (struct cpu_slot){ cpu->clock, eng->seq++, cpu };
-		cpu->queued = true;
-		sift_down(eng, 0);
-		next.cpu->queued = false;
-		eng->now = next.time;
-		eng->events++;
-		update_horizon(eng);
-		eng->running = next.cpu;
-		fiber_switch(cpu->cur, next.cpu->cur);
-		eng->running = cpu;
-		return;
-	}
 	ready_push(eng, cpu);
 	switch_away(cpu);
 }

@@ -7,9 +7,11 @@
  * timer) is behind, the fiber yields and resumes once its clock is the
  * earliest. Private work only advances the CPU's own clock.
  *
- * Pending work is kept in two places: CPUs waiting to resume in a small
- * binary heap (the hot path: a yield is one sift and one fiber switch), and
- * timers in the calendar queue. `horizon` caches the earliest of both. */
+ * Pending work is kept in two places: CPUs waiting to resume in a tournament
+ * tree with one leaf per CPU (the hot path: a yield updates two leaf-to-root
+ * paths and switches fibers once), and timers in the calendar queue.
+ * `horizon` caches the earliest of both. CPUs resuming at the same cycle run
+ * in CPU order; timers at that cycle run before them. */
 #ifndef SIM_ENGINE_H
 #define SIM_ENGINE_H
 
@@ -39,18 +41,12 @@ struct sim_cpu {
 	uint64_t spin;		/* of which spinning on a lock */
 };
 
-/* A queued CPU: resumes at `time`; ties go to the lower sequence. */
-struct cpu_slot {
-	uint64_t time;
-	uint64_t seq;
-	struct sim_cpu *cpu;
-};
-
 struct engine {
 	struct event_queue q;		/* timers */
-	struct cpu_slot *ready;		/* min-heap of CPUs waiting to resume */
-	int nready;
-	uint64_t seq;
+	uint64_t *resume_at;		/* tournament tree: node keys (leaves: the
+					 * CPUs' resume times, UINT64_MAX if not queued) */
+	uint32_t *winner;		/* tree nodes: the winning CPU */
+	int leaves;			/* a power of two >= ncpus */
 	uint64_t horizon;		/* earliest queued CPU or timer */
 	struct event_pool pool;
 	struct sim_cpu *cpus;

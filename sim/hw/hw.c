@@ -76,27 +76,36 @@ void hw_line_init(struct hw *hw, struct hw_line *l, int node)
 	l->home = (uint16_t)node;
 	l->ready = 0;
 	l->spin = NULL;
-	l->sharers = arena_words(hw, hw->nwords);
+	l->sharers0 = 0;
+	l->more = hw->nwords > 1 ? arena_words(hw, hw->nwords - 1) : NULL;
 }
 
-static inline bool sharer_test(const struct hw_line *l, int cpu)
+static inline uint64_t *sharer_word(struct hw_line *l, int cpu)
 {
-	return (l->sharers[cpu >> 6] >> (cpu & 63)) & 1;
+	return cpu < 64 ? &l->sharers0 : &l->more[(cpu >> 6) - 1];
+}
+
+static inline bool sharer_test(struct hw_line *l, int cpu)
+{
+	return (*sharer_word(l, cpu) >> (cpu & 63)) & 1;
 }
 
 static inline void sharer_set(struct hw_line *l, int cpu)
 {
-	uint64_t bit = 1ull << (cpu & 63);
-	if (!(l->sharers[cpu >> 6] & bit)) {
-		l->sharers[cpu >> 6] |= bit;
+	uint64_t bit = 1ull << (cpu & 63), *w = sharer_word(l, cpu);
+	if (!(*w & bit)) {
+		*w |= bit;
 		l->nsharers++;
 	}
 }
 
 static inline void sharers_clear(struct hw *hw, struct hw_line *l)
 {
-	if (l->nsharers)
-		memset(l->sharers, 0, (size_t)hw->nwords * sizeof(uint64_t));
+	if (l->nsharers) {
+		l->sharers0 = 0;
+		if (l->more)
+			memset(l->more, 0, (size_t)(hw->nwords - 1) * sizeof(uint64_t));
+	}
 	l->nsharers = 0;
 }
 
@@ -105,7 +114,7 @@ static int farthest_sharer(const struct hw *hw, const struct hw_line *l, int cpu
 {
 	int best = -1, bestd = -1;
 	for (int w = 0; w < hw->nwords; w++) {
-		uint64_t bits = l->sharers[w];
+		uint64_t bits = w ? l->more[w - 1] : l->sharers0;
 		while (bits) {
 			int c = w * 64 + __builtin_ctzll(bits);
 			bits &= bits - 1;
@@ -206,8 +215,14 @@ void hw_spinners_reread(struct hw *hw, struct hw_line *l, int writer, uint64_t t
 		hw_reread(hw, w->cpu, l, writer, t);
 }
 
+/* A line this CPU holds modified is a hit that needs no sync: no other CPU
+ * can hold a copy without a transfer from here. One that runs later but is
+ * behind in time may still take it, which shifts a cost, never a value a
+ * lock protects (locks order their own acquisitions). */
 void hw_read(struct hw *hw, struct sim_cpu *cpu, struct hw_line *l)
 {
+	if (l->owner == cpu->id)
+		return;
 	cpu_sync(cpu);
 	int c = cpu->id;
 	if (l->owner == c || (l->owner < 0 && sharer_test(l, c)))
@@ -265,9 +280,9 @@ uint64_t hw_store_posted(struct hw *hw, struct sim_cpu *cpu, struct hw_line *l)
 
 void hw_write(struct hw *hw, struct sim_cpu *cpu, struct hw_line *l)
 {
-	cpu_sync(cpu);
 	if (l->owner == cpu->id)
 		return;
+	cpu_sync(cpu);
 	hw_own(hw, cpu, l);
 	if (l->spin)
 		hw_spinners_reread(hw, l, cpu->id, cpu->clock);
@@ -275,6 +290,10 @@ void hw_write(struct hw *hw, struct sim_cpu *cpu, struct hw_line *l)
 
 void hw_atomic(struct hw *hw, struct sim_cpu *cpu, struct hw_line *l)
 {
+	if (l->owner == cpu->id) {
+		cpu_charge(cpu, hw->m->atomic);
+		return;
+	}
 	cpu_sync(cpu);
 	hw_own(hw, cpu, l);
 	cpu_charge(cpu, hw->m->atomic);

@@ -28,7 +28,8 @@ struct hw_line {
 	uint16_t home;		/* home node (memory it belongs to) */
 	uint64_t ready;		/* earlier transfers of this line finish then */
 	struct hw_waiter *spin;	/* CPUs spinning on it (a lock's waiters) */
-	uint64_t *sharers;	/* bitmap of ncpus bits */
+	uint64_t sharers0;	/* sharers among CPUs 0-63 */
+	uint64_t *more;		/* sharers among CPUs 64.., if the machine has them */
 };
 
 /* A line of a slab object: only its last writer is tracked (objects move

@@ -108,15 +108,17 @@ static void ticket_acquire(struct hw *hw, struct sim_cpu *cpu, struct hw_lock *l
 {
 	int prev = sym_enter(cpu, lock_sym(lk, cpu));
 	cpu_charge(cpu, hw->cost_spin_lock);
+	cpu_sync(cpu);		/* the xadd is ordered where it reaches the line */
 	bool bounce = lk->line->owner != cpu->id;
+	bool free = lk->holder < 0;
 	hw_atomic(hw, cpu, lk->line);
-	cpu_sync(cpu);		/* the ticket is ours when the xadd completes */
 	uint32_t ticket = lk->tail++;
 	lk->cls->acq_bounces += bounce;
-	if (lk->holder < 0)
+	if (free) {
 		got_lock(lk, cpu->id, cpu->clock);
-	else
+	} else {
 		wait_for_lock(hw, cpu, lk, ticket, bounce);
+	}
 	sym_exit(cpu, prev);
 }
 
@@ -124,6 +126,7 @@ static bool ticket_trylock(struct hw *hw, struct sim_cpu *cpu, struct hw_lock *l
 {
 	int prev = sym_enter(cpu, lock_sym(lk, cpu));
 	cpu_charge(cpu, hw->cost_spin_lock);
+	cpu_sync(cpu);
 	hw_read(hw, cpu, lk->line);
 	bool ok = lk->holder < 0;
 	if (ok) {
@@ -143,7 +146,7 @@ static void ticket_release(struct hw *hw, struct sim_cpu *cpu, struct hw_lock *l
 {
 	int prev = sym_enter(cpu, lk->cls->spin_sym >= 0 ? hw->sym_spin_unlock : cpu->sym);
 	cpu_charge(cpu, hw->cost_spin_unlock);
-	cpu_sync(cpu);
+	cpu_sync(cpu);		/* waiters behind us in time must be queued first */
 	count_hold(lk, cpu->clock);
 	lk->head++;
 	struct hw_line *l = lk->line;
@@ -186,14 +189,16 @@ static void byte_acquire(struct hw *hw, struct sim_cpu *cpu, struct hw_lock *lk)
 {
 	int prev = sym_enter(cpu, lock_sym(lk, cpu));
 	cpu_charge(cpu, hw->cost_spin_lock);
+	cpu_sync(cpu);		/* the test-and-set is ordered where it reaches the line */
 	bool bounce = lk->line->owner != cpu->id;
+	bool free = lk->holder < 0;
 	hw_atomic(hw, cpu, lk->line);
-	cpu_sync(cpu);		/* the test-and-set result is known when it completes */
 	lk->cls->acq_bounces += bounce;
-	if (lk->holder < 0)
+	if (free) {
 		got_lock(lk, cpu->id, cpu->clock);
-	else
+	} else {
 		wait_for_lock(hw, cpu, lk, 0, bounce);
+	}
 	sym_exit(cpu, prev);
 }
 
@@ -201,9 +206,10 @@ static bool byte_trylock(struct hw *hw, struct sim_cpu *cpu, struct hw_lock *lk)
 {
 	int prev = sym_enter(cpu, lock_sym(lk, cpu));
 	cpu_charge(cpu, hw->cost_spin_lock);
+	cpu_sync(cpu);
 	lk->cls->acq_bounces += lk->line->owner != cpu->id;
-	hw_atomic(hw, cpu, lk->line);	/* test_and_set_bit either way */
 	bool ok = lk->holder < 0;
+	hw_atomic(hw, cpu, lk->line);	/* test_and_set_bit either way */
 	if (ok)
 		got_lock(lk, cpu->id, cpu->clock);
 	sym_exit(cpu, prev);
@@ -216,7 +222,7 @@ static void byte_release(struct hw *hw, struct sim_cpu *cpu, struct hw_lock *lk)
 {
 	int prev = sym_enter(cpu, lk->cls->spin_sym >= 0 ? hw->sym_spin_unlock : cpu->sym);
 	cpu_charge(cpu, hw->cost_spin_unlock);
-	cpu_sync(cpu);
+	cpu_sync(cpu);		/* waiters behind us in time must be queued first */
 	count_hold(lk, cpu->clock);
 	struct hw_line *l = lk->line;
 	if (!lk->wq_head) {

@@ -7,7 +7,12 @@
  * is also what bit_spin_lock() on page->flags is (unfair: the waiter whose
  * re-read completes first wins). A waiting CPU is suspended; the release
  * computes when the next holder sees the lock free and resumes it then,
- * charging the gap as spinning to the lock's symbol. */
+ * charging the gap as spinning to the lock's symbol.
+ *
+ * Acquisitions and releases obey the ordering rule: an atomic takes effect
+ * where it reaches the line (its issue), and a release syncs so that every
+ * CPU that arrived before it, in simulated time, is queued and takes its
+ * place in the hand-off. */
 #ifndef SIM_SPINLOCK_H
 #define SIM_SPINLOCK_H
 

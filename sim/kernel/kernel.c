@@ -150,11 +150,8 @@ void kernel_destroy(struct kernel *k)
 		struct page *chunk = k->pa.chunks[c];
 		if (!chunk)
 			continue;
-		for (int i = 0; i < 4096; i++) {
-			free(chunk[i].obj_next);
-			free(chunk[i].obj_line);
-			free(chunk[i].obj_live);
-		}
+		for (int i = 0; i < 4096; i++)
+			free(chunk[i].obj);
 	}
 	page_alloc_destroy(&k->pa);
 }

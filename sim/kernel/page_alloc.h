@@ -33,25 +33,30 @@ typedef uint64_t kaddr_t;	/* a kernel virtual address in the direct map */
 
 struct kmem_cache;
 
+/* One object of a slab as the model tracks it (contents are not stored). */
+struct slab_obj {
+	uint16_t next;		/* free pointer: next free object, OBJ_NIL at the end */
+	hw_objline line;	/* last writer of the object's lines */
+	uint8_t live;		/* allocated? (checked on every alloc and free) */
+};
+
 struct page {
 	uint32_t flags;
 	int16_t nid;
 	int8_t order;			/* buddy order, or compound order of a head */
-	uint64_t pfn;
-	struct page *first_page;	/* compound tail: its head */
-	struct list_head lru;		/* buddy/pcp lists, or the slab lists */
 	/* slab use (the policies' common ground, like the kernel's union) */
-	struct kmem_cache *slab;	/* the cache that owns this slab */
 	uint16_t freelist;		/* SLUB: first free object, OBJ_NIL if none */
 	uint16_t inuse;			/* objects in use (SLUB: CPU slab looks full) */
 	uint16_t objects;		/* objects in this slab */
-	uint16_t obj_cap;		/* size of the arrays below */
-	uint16_t *obj_next;		/* free pointer of each object */
-	hw_objline *obj_line;		/* last writer of each object's lines */
-	uint8_t *obj_live;		/* allocated? (checked on every alloc/free) */
-	void *priv;			/* policy's own per-slab data */
+	uint16_t obj_cap;		/* size of obj[] */
+	struct kmem_cache *slab;	/* the cache that owns this slab */
+	struct page *first_page;	/* compound tail: its head */
+	struct slab_obj *obj;		/* the slab's objects */
+	struct list_head lru;		/* buddy/pcp lists, or the slab lists */
 	struct hw_line line;		/* the struct page cache line */
 	struct hw_lock lock;		/* PG_locked as a bit spinlock (slab_lock) */
+	void *priv;			/* policy's own per-slab data */
+	uint64_t pfn;
 };
 
 struct per_cpu_pages {

@@ -12,19 +12,14 @@ void slab_page_prepare(struct kernel *k, struct page *page, unsigned int objects
 {
 	(void)k;
 	if (page->obj_cap < objects) {
-		free(page->obj_next);
-		free(page->obj_line);
-		free(page->obj_live);
-		page->obj_next = malloc(objects * sizeof(*page->obj_next));
-		page->obj_line = malloc(objects * sizeof(*page->obj_line));
-		page->obj_live = malloc(objects);
-		if (!page->obj_next || !page->obj_line || !page->obj_live)
+		free(page->obj);
+		page->obj = malloc(objects * sizeof(*page->obj));
+		if (!page->obj)
 			abort();	/* out of host memory */
 		page->obj_cap = (uint16_t)objects;
 	}
 	for (unsigned int i = 0; i < objects; i++)
-		page->obj_line[i] = -1;	/* fresh memory: in no cache */
-	memset(page->obj_live, 0, objects);
+		page->obj[i] = (struct slab_obj){ .next = OBJ_NIL, .line = -1, .live = 0 };
 	page->objects = (uint16_t)objects;
 }
 
@@ -130,13 +125,13 @@ static void note_alloc(struct kernel *k, struct kmem_cache *c, kaddr_t obj)
 		return;
 	}
 	unsigned int idx = slab_obj_index(r, page, obj);
-	if (idx >= page->objects || page->obj_live[idx]) {
+	if (idx >= page->objects || page->obj[idx].live) {
 		kernel_violation(k, "%s: policy %s handed out object %#llx (slab pfn %llu, "
 				 "index %u) which is already live", c->name, k->policy->name,
 				 (unsigned long long)obj, (unsigned long long)page->pfn, idx);
 		return;
 	}
-	page->obj_live[idx] = 1;
+	page->obj[idx].live = 1;
 	c->live++;
 	c->allocs++;
 }
@@ -152,12 +147,12 @@ static bool note_free(struct kernel *k, struct kmem_cache *c, kaddr_t obj)
 		return false;
 	}
 	unsigned int idx = slab_obj_index(r, page, obj);
-	if (idx >= page->objects || !page->obj_live[idx]) {
+	if (idx >= page->objects || !page->obj[idx].live) {
 		kernel_violation(k, "%s: double free of object %#llx (slab pfn %llu, index %u)",
 				 c->name, (unsigned long long)obj, (unsigned long long)page->pfn, idx);
 		return false;
 	}
-	page->obj_live[idx] = 0;
+	page->obj[idx].live = 0;
 	c->live--;
 	c->frees++;
 	return true;
@@ -252,5 +247,5 @@ void slab_obj_touch(struct kernel *k, struct sim_cpu *cpu, kaddr_t obj, int line
 	if (!page || !(page->flags & PG_slab))
 		return;
 	unsigned int idx = slab_obj_index(page->slab, page, obj);
-	hw_obj_access(k->hw, cpu, &page->obj_line[idx], lines, write, page->nid);
+	hw_obj_access(k->hw, cpu, &page->obj[idx].line, lines, write, page->nid);
 }
