@@ -80,9 +80,10 @@ unit: $(UNIT_BIN)
 cli-test: slabsim
 	@set -e; for t in tests/cli/test_*.sh; do echo "== $$t"; SLABSIM=$(CURDIR)/slabsim sh $$t; done
 
+LOOPS ?= 2000
 demo: deps
 	$(MAKE) all
-	sh tests/demo.sh ./slabsim
+	sh configs/tigerton-c1.sh ./slabsim $(LOOPS)
 
 bench: slabsim
 	./slabsim bench

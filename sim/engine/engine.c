@@ -178,11 +178,6 @@ void eng_timer_cancel(struct engine *eng, struct sim_event *ev)
 	}
 }
 
-void eng_event_free(struct engine *eng, struct sim_event *ev)
-{
-	event_pool_put(&eng->pool, ev);
-}
-
 /* Leave the running fiber of `cpu` (already queued or suspended): hand the
  * host thread to the earliest CPU, or to the loop if a timer comes first. */
 static void switch_away(struct sim_cpu *cpu)

@@ -75,8 +75,6 @@ void eng_start_cpu(struct engine *eng, struct sim_cpu *cpu, struct fiber *f, uin
 struct sim_event *eng_timer_at(struct engine *eng, uint64_t t, sim_event_fn fn,
 			       void *arg, uint64_t data);
 void eng_timer_cancel(struct engine *eng, struct sim_event *ev);
-/* Give a fired timer's event back to the pool (timer handlers call this). */
-void eng_event_free(struct engine *eng, struct sim_event *ev);
 
 /* Give way to every CPU or timer that is behind this CPU's clock. */
 void cpu_yield(struct sim_cpu *cpu);

@@ -27,10 +27,15 @@ extern fcontext_t make_fcontext(void *sp, size_t size, void (*fn)(transfer_t));
 #endif
 
 #if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
 #include <sanitizer/common_interface_defs.h>
 #define ASAN_FIBERS 1
+/* A new stack may reuse addresses whose shadow still holds an old fiber's
+ * poison: clear it when the stack is mapped and before it is unmapped. */
+#define FIBER_UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION(p, n)
 #else
 #define ASAN_FIBERS 0
+#define FIBER_UNPOISON(p, n) ((void)(p), (void)(n))
 #endif
 
 /* Fiber stack tops start off page alignment: tops that share their low 12
@@ -93,6 +98,7 @@ int fiber_create(struct fiber *f, fiber_entry_fn entry, void *arg, size_t stack_
 			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (mem == MAP_FAILED)
 		return -1;
+	FIBER_UNPOISON(mem, size + page);
 	mprotect(mem, page, PROT_NONE);	/* guard page: an overflow faults */
 	*f = (struct fiber){0};
 	f->stack = mem;
@@ -128,6 +134,7 @@ void fiber_destroy(struct fiber *f)
 	if (!f->stack)
 		return;
 	VALGRIND_STACK_DEREGISTER(f->valgrind_id);
+	FIBER_UNPOISON(f->stack, f->stack_size);
 	munmap(f->stack, f->stack_size);
 	f->stack = NULL;
 }

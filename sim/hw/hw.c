@@ -189,10 +189,11 @@ uint64_t hw_transaction(struct hw *hw, int cpu, struct hw_line *l, int from, uin
 	hw->stats.queue_cycles += start - t;
 	uint64_t done = start + lat;
 	/* The line stays busy at its serialization point (the hub's snoop
-	 * filter, the home agent; inside a die its shared cache) for the
-	 * request's occupancy there. */
+	 * filter, the home agent) for the request's occupancy there, which
+	 * with retries can outlast the transfer; inside a die, for the
+	 * transfer through the shared cache. */
 	if (!ideal)
-		l->ready = start + (nr && m->occ_line < lat ? m->occ_line : lat);
+		l->ready = start + (nr ? m->occ_line : lat);
 	return done;
 }
 

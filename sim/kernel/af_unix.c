@@ -1,6 +1,8 @@
 /* af_unix.c - unix_stream_sendmsg / unix_stream_recvmsg and their syscalls. */
 #include "af_unix.h"
 
+#include <stdlib.h>
+
 #include "slab.h"
 
 #define SK_WMEM_PACKETS 256	/* _SK_MEM_PACKETS */
@@ -28,8 +30,37 @@ static void unix_sock_init(struct kernel *k, struct unix_classes *uc, struct uni
 	/* sock_init_data(): sk_sndbuf = sysctl_wmem_default = SK_WMEM_MAX */
 	u->sk_sndbuf = (int)((k->skb->sizeof_sk_buff + SK_WMEM_OVERHEAD) * SK_WMEM_PACKETS);
 	u->sk_wmem_alloc = 0;
-	u->rq_head = u->rq_tail = NULL;
-	u->qlen = 0;
+	u->ring = NULL;
+	u->ring_cap = u->ring_head = u->qlen = 0;
+}
+
+void unix_sock_free(struct unix_sock *u)
+{
+	free(u->ring);
+	u->ring = NULL;
+	u->ring_cap = u->ring_head = u->qlen = 0;
+}
+
+static inline struct sk_buff *ring_at(struct unix_sock *u, unsigned int i)
+{
+	return &u->ring[(u->ring_head + i) % u->ring_cap];
+}
+
+/* Make room for one more queued skb (the queue's storage doubles). */
+static void ring_reserve(struct unix_sock *u)
+{
+	if (u->qlen < u->ring_cap)
+		return;
+	unsigned int cap = u->ring_cap ? 2 * u->ring_cap : 64;
+	struct sk_buff *r = malloc(cap * sizeof(*r));
+	if (!r)
+		abort();	/* out of host memory */
+	for (unsigned int i = 0; i < u->qlen; i++)
+		r[i] = *ring_at(u, i);
+	free(u->ring);
+	u->ring = r;
+	u->ring_cap = cap;
+	u->ring_head = 0;
 }
 
 void unix_socketpair(struct kernel *k, struct unix_classes *uc, struct unix_sock *a,
@@ -43,43 +74,38 @@ void unix_socketpair(struct kernel *k, struct unix_classes *uc, struct unix_sock
 
 /* skb_queue_tail(): append under the queue's own lock. */
 static void skb_queue_tail(struct kernel *k, struct sim_cpu *cpu, struct unix_sock *u,
-			   struct sk_buff *skb)
+			   const struct sk_buff *skb)
 {
 	hw_spin_lock(k->hw, cpu, &u->rq_lock);
 	cpu_charge(cpu, k->cost.skb_queue);
 	hw_write(k->hw, cpu, &u->rq_line);
-	if (u->rq_tail)	/* the old tail's next pointer */
-		slab_obj_touch(k, cpu, u->rq_tail->head, 1, true);
-	skb->next = NULL;
-	if (u->rq_tail)
-		u->rq_tail->next = skb;
-	else
-		u->rq_head = skb;
-	u->rq_tail = skb;
+	if (u->qlen)	/* the old tail's next pointer */
+		slab_obj_touch(k, cpu, ring_at(u, u->qlen - 1)->head, 1, true);
+	ring_reserve(u);
+	*ring_at(u, u->qlen) = *skb;
 	u->qlen++;
 	hw_spin_unlock(k->hw, cpu, &u->rq_lock);
 }
 
-static struct sk_buff *skb_dequeue(struct kernel *k, struct sim_cpu *cpu, struct unix_sock *u)
+static bool skb_dequeue(struct kernel *k, struct sim_cpu *cpu, struct unix_sock *u,
+			struct sk_buff *skb)
 {
 	hw_spin_lock(k->hw, cpu, &u->rq_lock);
 	cpu_charge(cpu, k->cost.skb_queue);
 	hw_write(k->hw, cpu, &u->rq_line);
-	struct sk_buff *skb = u->rq_head;
-	if (skb) {
-		u->rq_head = skb->next;
-		if (!u->rq_head)
-			u->rq_tail = NULL;
+	bool got = u->qlen > 0;
+	if (got) {
+		*skb = *ring_at(u, 0);
+		u->ring_head = (u->ring_head + 1) % u->ring_cap;
 		u->qlen--;
-		skb->next = NULL;
 	}
 	hw_spin_unlock(k->hw, cpu, &u->rq_lock);
-	return skb;
+	return got;
 }
 
 /* sock_wfree() + unix_write_space(): give back truesize, wake writers when
  * a quarter of the buffer is free again. */
-static void sock_wfree(struct task *t, struct sk_buff *skb)
+static void sock_wfree(struct task *t, const struct sk_buff *skb)
 {
 	struct kernel *k = t->k;
 	struct unix_sock *sk = skb->sk;
@@ -95,22 +121,21 @@ static void sock_wfree(struct task *t, struct sk_buff *skb)
 }
 
 /* sock_alloc_send_skb(): wait for room in sk_sndbuf, then alloc_skb. */
-static struct sk_buff *sock_alloc_send_skb(struct task *t, struct unix_sock *sk,
-					   unsigned int size)
+static bool sock_alloc_send_skb(struct task *t, struct unix_sock *sk, unsigned int size,
+				struct sk_buff *skb)
 {
 	struct kernel *k = t->k;
 	for (;;) {
 		struct sim_cpu *cpu = task_cpu(t);
 		hw_read(k->hw, cpu, &sk->sk_line);
 		if (sk->sk_wmem_alloc < sk->sk_sndbuf) {
-			struct sk_buff *skb = alloc_skb(k, k->skb, cpu, size);
-			if (!skb)
-				return NULL;
+			if (!alloc_skb(k, k->skb, cpu, size, skb))
+				return false;
 			/* skb_set_owner_w() */
 			skb->sk = sk;
 			hw_atomic(k->hw, task_cpu(t), &sk->sk_line);
 			sk->sk_wmem_alloc += (long)skb->truesize;
-			return skb;
+			return true;
 		}
 		/* sock_wait_for_wmem() */
 		prepare_to_wait(t, &sk->sk_sleep);
@@ -133,9 +158,10 @@ static long unix_stream_sendmsg(struct task *t, struct unix_sock *sk, size_t len
 		size_t cap = (size_t)(sk->sk_sndbuf >> 1) - 64;	/* two messages in the pipe */
 		if (size > cap)
 			size = cap;
-		struct sk_buff *skb = sock_alloc_send_skb(t, sk, (unsigned int)size);
+		struct sk_buff skb_rec, *skb = &skb_rec;
+		bool ok = sock_alloc_send_skb(t, sk, (unsigned int)size, skb);
 		struct sim_cpu *cpu = task_cpu(t);
-		if (!skb) {
+		if (!ok) {
 			sym_exit(cpu, psym);
 			return sent ? (long)sent : -1;
 		}
@@ -168,15 +194,15 @@ static long unix_stream_recvmsg(struct task *t, struct unix_sock *sk, size_t siz
 	while (size) {
 		struct sim_cpu *cpu = task_cpu(t);
 		hw_spin_lock(k->hw, cpu, &sk->u_lock);		/* unix_state_lock(sk) */
-		struct sk_buff *skb = skb_dequeue(k, cpu, sk);
-		if (!skb) {
+		struct sk_buff skb_rec, *skb = &skb_rec;
+		if (!skb_dequeue(k, cpu, sk, skb)) {
 			if (copied >= target) {
 				hw_spin_unlock(k->hw, cpu, &sk->u_lock);
 				break;
 			}
 			/* unix_stream_data_wait() */
 			prepare_to_wait(t, &sk->sk_sleep);
-			bool empty = !sk->rq_head;
+			bool empty = !sk->qlen;
 			hw_spin_unlock(k->hw, task_cpu(t), &sk->u_lock);
 			if (empty)
 				schedule(t);
@@ -194,12 +220,11 @@ static long unix_stream_recvmsg(struct task *t, struct unix_sock *sk, size_t siz
 		copied += chunk;
 		size -= chunk;
 		skb->len -= (unsigned int)chunk;
-		if (skb->len) {	/* partly read: back at the head */
+		if (skb->len) {	/* partly read: back at the head (skb_queue_head) */
 			hw_spin_lock(k->hw, cpu, &sk->rq_lock);
-			skb->next = sk->rq_head;
-			sk->rq_head = skb;
-			if (!sk->rq_tail)
-				sk->rq_tail = skb;
+			ring_reserve(sk);
+			sk->ring_head = (sk->ring_head + sk->ring_cap - 1) % sk->ring_cap;
+			*ring_at(sk, 0) = *skb;
 			sk->qlen++;
 			hw_spin_unlock(k->hw, cpu, &sk->rq_lock);
 			break;

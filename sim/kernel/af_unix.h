@@ -20,8 +20,8 @@ struct unix_sock {
 	int sk_sndbuf;
 	struct hw_line rq_line;		/* sk_receive_queue: lock, list, qlen */
 	struct hw_lock rq_lock;
-	struct sk_buff *rq_head, *rq_tail;
-	unsigned int qlen;
+	struct sk_buff *ring;		/* the queued skbs, oldest at ring_head */
+	unsigned int ring_cap, ring_head, qlen;
 	struct hw_line u_line;		/* struct unix_sock: lock, readlock */
 	struct hw_lock u_lock;		/* unix_state_lock() */
 	struct wait_queue_head sk_sleep;
@@ -38,6 +38,9 @@ void unix_classes_init(struct kernel *k, struct unix_classes *uc);
 /* socketpair(AF_UNIX, SOCK_STREAM): two connected sockets. */
 void unix_socketpair(struct kernel *k, struct unix_classes *uc, struct unix_sock *a,
 		     struct unix_sock *b, int node);
+
+/* Free what a socket holds on the host (its queue's storage). */
+void unix_sock_free(struct unix_sock *u);
 
 /* write(2) / read(2) of a stream socket by task t; return bytes moved. */
 long sys_write_unix(struct task *t, struct unix_sock *sk, size_t len);

@@ -141,18 +141,7 @@ void kernel_destroy(struct kernel *k)
 	for (int i = 0; i < k->ncaches; i++)
 		free(k->caches[i]);
 	free(k->caches);
-	if (k->skb) {
-		skb_destroy(k->skb);
-		free(k->skb);
-	}
-	/* slab object arrays hang off struct pages */
-	for (uint64_t c = 0; c < k->pa.nchunks; c++) {
-		struct page *chunk = k->pa.chunks[c];
-		if (!chunk)
-			continue;
-		for (int i = 0; i < 4096; i++)
-			free(chunk[i].obj);
-	}
+	free(k->skb);
 	page_alloc_destroy(&k->pa);
 }
 

@@ -106,8 +106,13 @@ int page_alloc_init(struct page_alloc *pa, struct kernel *k, uint64_t pages_per_
 
 void page_alloc_destroy(struct page_alloc *pa)
 {
-	for (uint64_t c = 0; c < pa->nchunks; c++)
+	for (uint64_t c = 0; c < pa->nchunks; c++) {
+		if (!pa->chunks[c])
+			continue;
+		for (uint64_t i = 0; i < PA_CHUNK; i++)	/* slab object arrays */
+			free(pa->chunks[c][i].obj);
 		free(pa->chunks[c]);
+	}
 	free(pa->chunks);
 	for (int n = 0; n < pa->nodes; n++)
 		free(pa->zones[n].pcp);

@@ -113,6 +113,7 @@ struct page *alloc_pages_node(struct page_alloc *pa, struct sim_cpu *cpu, int ni
 void __free_pages(struct page_alloc *pa, struct sim_cpu *cpu, struct page *page,
 		  unsigned int order);
 
+/* The struct page of a frame, NULL if that part of memory was never used. */
 struct page *pfn_to_page(const struct page_alloc *pa, uint64_t pfn);
 
 static inline kaddr_t page_address(const struct page *page)

@@ -1,7 +1,8 @@
 /* skbuff.h - socket buffers as 2.6.25 allocates them: the struct sk_buff
  * from skbuff_head_cache and the data from kmalloc (SKB_DATA_ALIGN(size) +
- * sizeof(struct skb_shared_info)). The simulator keeps a host-side record of
- * each skb (its two objects, length, truesize, owner socket). */
+ * sizeof(struct skb_shared_info)). The simulator keeps a small host-side
+ * record of each skb (its two objects, length, truesize, owner socket),
+ * stored by value in the queue that holds it. */
 #ifndef SIM_SKBUFF_H
 #define SIM_SKBUFF_H
 
@@ -11,7 +12,6 @@ struct unix_sock;
 struct task;
 
 struct sk_buff {
-	struct sk_buff *next;
 	kaddr_t head;			/* the struct sk_buff object */
 	kaddr_t data;			/* the kmalloc'ed data buffer */
 	unsigned int len;
@@ -24,22 +24,18 @@ struct sk_buff {
 
 struct skb_state {
 	struct kmem_cache *skbuff_head_cache;
-	struct sk_buff *free;		/* host records to reuse */
-	void **chunks;
-	int nchunks;
 	unsigned int sizeof_sk_buff;
 	uint64_t allocated, freed;
 };
 
 int skb_init(struct kernel *k, struct skb_state *ss, struct sim_err *err);
-void skb_destroy(struct skb_state *ss);
 
-/* __alloc_skb(): NULL if either allocation fails. */
-struct sk_buff *alloc_skb(struct kernel *k, struct skb_state *ss, struct sim_cpu *cpu,
-			  unsigned int size);
+/* __alloc_skb(): false if either allocation fails. */
+bool alloc_skb(struct kernel *k, struct skb_state *ss, struct sim_cpu *cpu,
+	       unsigned int size, struct sk_buff *skb);
 /* Free both objects (skb_release_data, kfree_skbmem), after the destructor. */
 void __kfree_skb(struct kernel *k, struct skb_state *ss, struct sim_cpu *cpu,
-		 struct sk_buff *skb);
+		 const struct sk_buff *skb);
 
 /* SKB_DATA_ALIGN() and the resulting truesize of a `size`-byte skb. */
 unsigned int skb_truesize(const struct skb_state *ss, unsigned int size);

@@ -239,6 +239,8 @@ static int hb_check(void *state, struct sim_err *err)
 static void hb_destroy(void *state)
 {
 	struct hackbench *hb = state;
+	for (int i = 0; i < 2 * hb->groups * hb->fds; i++)
+		unix_sock_free(&hb->socks[i]);
 	free(hb->socks);
 	free(hb->child);
 	free(hb);

@@ -1,0 +1,47 @@
+# test_c1.sh - calibration.md C1 on tigerton (hackbench 100 process, loops
+# reduced, slub_max_order=3): slub_min_objects=8 collapses (at least 5x the
+# time at 32), 32 -> 64 changes the time by less than 25%, and the profile at
+# 8 is dominated by the slab paths and spinning, at 64 it is not.
+. tests/cli/lib.sh
+L=${C1_LOOPS:-300}
+if [ -n "${SLABSIM_QUICK:-}" ]; then	# sanitizer builds: run the paths, skip the timing claims
+	for mo in 8 64; do
+		expect_exit 0 "invariants: ok" "$SLABSIM" run -m tigerton -p slub \
+			-w "hackbench 10 process 10" slub_min_objects=$mo slub_max_order=3
+	done
+	finish
+	exit 0
+fi
+for mo in 8 32 64; do
+	"$SLABSIM" run -m tigerton -p slub -w "hackbench 100 process $L" slub_min_objects=$mo \
+		slub_max_order=3 --json "$TMP/c1_$mo.json" --quiet > /dev/null ||
+		fail "run at slub_min_objects=$mo failed"
+done
+python3 - "$TMP" <<'PY' || fail "C1 collapse not reproduced"
+import json, sys
+d = {mo: json.load(open('%s/c1_%d.json' % (sys.argv[1], mo))) for mo in (8, 32, 64)}
+t = {mo: d[mo]['result']['sim_seconds'] for mo in d}
+for mo in d:
+    p = d[mo]['profile']
+    print("slub_min_objects=%2d: %7.3f s  cpu busy %.2f slab %.2f spin %.2f  top: %s" % (
+        mo, t[mo], d[mo]['cpu']['busy'], d[mo]['cpu']['slab'], d[mo]['cpu']['spin'],
+        ', '.join('%s %.1f%%' % (x['symbol'], x['percent']) for x in p[:3])))
+    assert d[mo]['invariants'] == 'ok', d[mo]['invariants']
+assert t[8] >= 5 * t[32], "8 must be at least 5x slower than 32"
+assert abs(t[64] - t[32]) / t[32] < 0.25, "32 -> 64 must change the time by less than 25%"
+# at 8 the CPUs are in the allocator (its paths and its lock spinning)
+assert d[8]['cpu']['slab'] >= 0.5 and d[8]['cpu']['spin'] >= 0.3
+assert d[8]['profile'][0]['symbol'] == '_spin_lock'
+slabsyms = ('_spin_lock', '__slab_free', '__slab_alloc', 'get_partial_node', 'add_partial',
+            'kmem_cache_alloc', '__kmalloc_track_caller', 'kfree', 'kmem_cache_free',
+            'new_slab', 'discard_slab', 'deactivate_slab')
+top5 = [x['symbol'] for x in d[8]['profile'][:5]]
+assert sum(s in slabsyms for s in top5) >= 3, top5
+# at 64 they are not
+assert d[64]['cpu']['slab'] < 0.35 and d[64]['cpu']['spin'] < 0.15
+assert d[64]['profile'][0]['symbol'] != '_spin_lock'
+# the list_lock of kmalloc-512 is where they wait
+lk = {l['name']: l for l in d[8]['locks']}['&n->list_lock [kmalloc-512]']
+assert lk['contentions'] > 0.5 * lk['acquisitions'], lk
+PY
+finish

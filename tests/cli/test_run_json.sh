@@ -1,0 +1,33 @@
+# test_run_json.sh - a run's text report and the JSON contract of design.md.
+. tests/cli/lib.sh
+expect_exit 0 "Time: " "$SLABSIM" run -m tigerton -p slub -w 'hackbench 2 process 20' \
+	slub_min_objects=8 slub_max_order=3 --json "$TMP/r.json"
+for s in "# Slab caches (slabinfo)" "kmalloc-512" "# Locks (lock_stat" "&n->list_lock [kmalloc-512]" \
+	"# Profile (perf report" "[k] " "ALLOC_FASTPATH=" "invariants: ok"; do
+	grep -qF "$s" "$TMP/out" || fail "text report lacks '$s'"
+done
+J="$TMP/r.json"
+json "$J" "d['slabsim']['version'].startswith('0.')"
+json "$J" "d['machine'] == {'name':'tigerton','cpus':16,'nodes':1,'clock_ghz':2.93}"
+json "$J" "d['policy']['name']=='slub' and d['policy']['params']['slub_min_objects']==8 and d['policy']['params']['slub_max_order']==3"
+json "$J" "d['workload']['name']=='hackbench' and d['workload']['params']['groups']==2 and d['workload']['params']['loops']==20 and d['workload']['params']['mode']=='process'"
+json "$J" "d['kernel']['params']['kernel']=='2.6.25' and d['kernel']['params']['spinlock']=='ticket'"
+json "$J" "d['seed']==1"
+json "$J" "all(k in d['result'] for k in ('sim_seconds','wall_seconds','events','events_per_second'))"
+json "$J" "d['result']['sim_seconds'] > 0 and d['result']['events'] > 0 and d['result']['messages'] == 2*20*20*20"
+json "$J" "0 < d['cpu']['busy'] <= 1 and 0 <= d['cpu']['slab'] <= d['cpu']['busy'] and 0 <= d['cpu']['spin'] <= d['cpu']['busy']"
+json "$J" "len(d['profile']) > 5 and all(a['percent'] >= b['percent'] for a, b in zip(d['profile'], d['profile'][1:]))"
+json "$J" "abs(sum(p['percent'] for p in d['profile']) - 100) < 0.5"
+json "$J" "any(c['name']=='kmalloc-512' and c['order']==0 and c['objs_per_slab']==8 and c['stats']['ALLOC_FASTPATH']>0 and c['slabs_peak']>0 and 'slabs_end' in c for c in d['caches'])"
+json "$J" "all(k in c for c in d['caches'] for k in ('name','object_size','order','objs_per_slab','stats','slabs_peak','slabs_end'))"
+json "$J" "any(l['name'].startswith('&n->list_lock') and l['acquisitions']>0 for l in d['locks'])"
+json "$J" "all(k in l for l in d['locks'] for k in ('name','acquisitions','contentions','wait_cycles','hold_cycles'))"
+json "$J" "d['memory']['slab_bytes_peak'] >= d['memory']['slab_bytes_end'] > 0"
+json "$J" "d['invariants']=='ok'"
+# the allocator's counters agree with the workload: one skb head and one
+# data buffer per message, every one freed
+json "$J" "[c for c in d['caches'] if c['name']=='kmalloc-512'][0]['allocs'] == 16000 == [c for c in d['caches'] if c['name']=='kmalloc-512'][0]['frees']"
+# --quiet prints only the workload's line; thread mode runs
+expect_exit 0 "Time: " "$SLABSIM" run -m tigerton -p slub -w 'hackbench 2 thread 10' --quiet
+[ "$(wc -l < "$TMP/out")" -eq 1 ] || fail "--quiet printed more than one line"
+finish

@@ -1,0 +1,129 @@
+/* test_hw.c - the cache-line model: costs by distance, sharers, the fabric's
+ * queues, and the feedback of spinners on a lock holder. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "engine/engine.h"
+#include "hw/hw.h"
+#include "hw/machine.h"
+#include "hw/spinlock.h"
+
+static struct machine m;
+static struct engine eng;
+static struct hw hw;
+
+static int setup(void **state)
+{
+	(void)state;
+	struct sim_err err;
+	if (machine_load(&m, "tigerton", &err) < 0 || engine_init(&eng, m.ncpus, 1) < 0 ||
+	    hw_init(&hw, &eng, &m, &err) < 0)
+		return -1;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	hw_destroy(&hw);
+	engine_destroy(&eng);
+	machine_free(&m);
+	return 0;
+}
+
+/* Outside a run no CPU is behind another: accesses never yield. Each access
+ * here starts well after the previous one, so nothing is still in flight. */
+static uint64_t now = 1000000;
+
+static uint64_t cost(void (*op)(struct hw *, struct sim_cpu *, struct hw_line *), int cpu,
+		     struct hw_line *l)
+{
+	struct sim_cpu *c = &eng.cpus[cpu];
+	now += 10000;
+	c->clock = now;
+	op(&hw, c, l);
+	return c->clock - now;
+}
+
+static void test_costs_by_distance(void **state)
+{
+	(void)state;
+	struct hw_line l;
+	hw_line_init(&hw, &l, 0);
+	assert_int_equal(cost(hw_write, 0, &l), m.mem_local);	/* from DRAM */
+	assert_int_equal(cost(hw_write, 0, &l), 0);		/* modified here: a hit */
+	assert_int_equal(cost(hw_read, 1, &l), m.handoff[DIST_SAME_DIE]);
+	assert_int_equal(cost(hw_read, 1, &l), 0);		/* shared: a hit */
+	/* the write must invalidate CPU 1's copy */
+	assert_int_equal(cost(hw_write, 0, &l), m.handoff[DIST_SAME_DIE]);
+	assert_int_equal(cost(hw_read, 2, &l), m.handoff[DIST_SAME_SOCKET]);
+	assert_int_equal(cost(hw_write, 4, &l), m.handoff[DIST_OTHER_SOCKET]);
+	assert_int_equal(cost(hw_atomic, 4, &l), m.atomic);
+}
+
+/* Two transfers through one bus at the same time: the second waits for the
+ * bus occupancy of the first. */
+static void test_fabric_queueing(void **state)
+{
+	(void)state;
+	struct hw_line a, b;
+	hw_line_init(&hw, &a, 0);
+	hw_line_init(&hw, &b, 0);
+	struct sim_cpu *c0 = &eng.cpus[0], *c4 = &eng.cpus[4], *c5 = &eng.cpus[5];
+	c0->clock = c4->clock = c5->clock = 5000000;
+	hw_write(&hw, c4, &a);
+	hw_write(&hw, c5, &b);
+	c0->clock = c4->clock = c5->clock = 6000000;
+	uint64_t t0 = c0->clock;
+	uint64_t d1 = hw_transaction(&hw, 0, &a, 4, t0);
+	uint64_t d2 = hw_transaction(&hw, 0, &b, 5, t0);
+	assert_int_equal(d1 - t0, m.handoff[DIST_OTHER_SOCKET]);
+	assert_true(d2 - t0 >= m.handoff[DIST_OTHER_SOCKET] + m.occ_bus);
+	/* the same line again: it waits for the line's occupancy */
+	uint64_t d3 = hw_transaction(&hw, 1, &a, 0, t0);
+	assert_true(d3 - t0 >= m.occ_line);
+}
+
+/* Spinners re-read after every write: a holder's later accesses to the same
+ * line wait for them, so its critical section grows with the waiters. */
+static void test_spinner_feedback(void **state)
+{
+	(void)state;
+	uint64_t hold[2];
+	for (int k = 0; k < 2; k++) {
+		struct hw_line l;
+		hw_line_init(&hw, &l, 0);
+		int nspin = k ? 12 : 0;
+		for (int i = 0; i < nspin; i++) {
+			hw.waiter[4 + i].next = i + 1 < nspin ? &hw.waiter[5 + i] : NULL;
+			hw.waiter[4 + i].cpu = 4 + i;
+		}
+		l.spin = nspin ? &hw.waiter[4] : NULL;
+		struct sim_cpu *c = &eng.cpus[0];
+		c->clock = 10000000 * (uint64_t)(k + 1);
+		uint64_t t0 = c->clock;
+		hw_write(&hw, c, &l);	/* e.g. n->nr_partial++ */
+		hw_write(&hw, c, &l);	/* list head: needs the line again */
+		hold[k] = c->clock - t0;
+	}
+	printf("  two writes to a lock's line: %llu cycles alone, %llu with 12 spinners\n",
+	       (unsigned long long)hold[0], (unsigned long long)hold[1]);
+	assert_true(hold[1] > hold[0] + 12 * m.occ_bus);
+}
+
+int main(void)
+{
+	setenv("SLABSIM_MACHINES", "machines", 1);
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_costs_by_distance),
+		cmocka_unit_test(test_fabric_queueing),
+		cmocka_unit_test(test_spinner_feedback),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
