@@ -11,7 +11,9 @@ for l in 100 200 400; do
 done
 python3 - "$TMP" <<'PY' || fail "time is not linear in loops"
 import json, sys
-t = {l: json.load(open('%s/l%d.json' % (sys.argv[1], l)))['result']['sim_seconds'] for l in (100, 200, 400)}
+d = {l: json.load(open('%s/l%d.json' % (sys.argv[1], l))) for l in (100, 200, 400)}
+assert all(x['invariants'] == 'ok' for x in d.values())
+t = {l: d[l]['result']['sim_seconds'] for l in d}
 per100 = [(t[200] - t[100]) / 1, (t[400] - t[200]) / 2]
 print("T(100)=%.3f T(200)=%.3f T(400)=%.3f; per 100 loops: %.3f then %.3f" % (t[100], t[200], t[400], *per100))
 assert abs(per100[1] - per100[0]) / per100[0] < 0.15
