@@ -67,18 +67,29 @@ void engine_destroy(struct engine *eng)
 /* --- the ready CPUs: a tournament tree --- */
 
 /* Set a CPU's leaf and replay the matches on its path to the root. Each
- * node keeps the winner's key beside its index, so a match reads only the
- * two children. */
+ * node keeps the winner's key beside its index; the path's own candidate is
+ * carried in registers and only the sibling subtrees are read, so no level
+ * waits for the store of the level below. Ties go to the left. */
 static inline void set_leaf(struct engine *eng, int cpu, uint64_t t)
 {
 	uint64_t *key = eng->resume_at;	/* node n: key[n], winner[n] */
 	uint32_t *w = eng->winner;
 	unsigned int n = (unsigned int)eng->leaves + (unsigned int)cpu;
+	uint64_t k = t;
+	uint32_t who = (uint32_t)cpu;
 	key[n] = t;
-	for (n >>= 1; n; n >>= 1) {
-		unsigned int c = 2 * n + (key[2 * n + 1] < key[2 * n]);
-		key[n] = key[c];
-		w[n] = w[c];
+	while (n > 1) {
+		unsigned int sib = n ^ 1;
+		uint64_t ks = key[sib];
+		uint32_t ws = w[sib];
+		/* take the sibling if smaller, or equal and on the left (n odd) */
+		uint64_t take = (uint64_t)(ks < k) | ((uint64_t)(ks == k) & (n & 1));
+		uint64_t mask = 0 - take;
+		k = (ks & mask) | (k & ~mask);
+		who = (ws & (uint32_t)mask) | (who & ~(uint32_t)mask);
+		n >>= 1;
+		key[n] = k;
+		w[n] = who;
 	}
 }
 
