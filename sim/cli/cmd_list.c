@@ -15,7 +15,8 @@ static const char list_help[] =
 	"  machines    machine files found in: $SLABSIM_MACHINES, ./machines, the install\n"
 	"  policies    slab allocators (-p)\n"
 	"  workloads   workloads (-w) with the command line each accepts\n"
-	"  params      every NAME=VALUE parameter: kernel, each policy, each workload\n";
+	"  params      every NAME=VALUE parameter: kernel, each policy, each workload\n"
+	"              (the defaults shown are the table's; kernel=VERSION presets set some)\n";
 
 static void list_params(const char *owner, const struct param_def *d)
 {

@@ -89,7 +89,19 @@ int run_configure(struct run *r, const struct run_config *cfg, struct sim_err *e
 	params_init(&r->kparams, "the kernel", kernel_param_defs);
 	params_init(&r->pparams, r->policy_owner, r->policy->params);
 	params_init(&r->wparams, r->workload_owner, r->wl->params);
-	if (r->wl->parse_cmdline(&r->wparams, argc, argv, err) < 0)
+	/* -w 'hackbench 100 process loops=200': NAME=VALUE words inside the
+	 * workload's command line are parameters like any other */
+	char *words[32];
+	int nwords = 0;
+	for (int i = 0; i < argc; i++) {
+		if (i && strchr(argv[i], '=')) {
+			if (assign(r, argv[i], err) < 0)
+				return -1;
+		} else {
+			words[nwords++] = argv[i];
+		}
+	}
+	if (r->wl->parse_cmdline(&r->wparams, nwords, words, err) < 0)
 		return -1;
 	for (int i = 0; i < cfg->nassign; i++)
 		if (assign(r, cfg->assign[i], err) < 0)

@@ -27,6 +27,18 @@ json "$J" "d['invariants']=='ok'"
 # the allocator's counters agree with the workload: one skb head and one
 # data buffer per message, every one freed
 json "$J" "[c for c in d['caches'] if c['name']=='kmalloc-512'][0]['allocs'] == 16000 == [c for c in d['caches'] if c['name']=='kmalloc-512'][0]['frees']"
+# the workload's command line as users type it, or as NAME=VALUE: same run
+"$SLABSIM" run -m tigerton -p slub -w 'hackbench 2 thread 10' --json "$TMP/a.json" --quiet > /dev/null
+"$SLABSIM" run -m tigerton -p slub -w hackbench groups=2 mode=thread loops=10 --json "$TMP/b.json" --quiet > /dev/null
+"$SLABSIM" run -m tigerton -p slub -w 'hackbench groups=2 loops=10 thread' --json "$TMP/c.json" --quiet > /dev/null
+for f in b c; do
+	python3 -c "
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:])
+for d in (a, b):
+    del d['result']['wall_seconds'], d['result']['events_per_second']
+assert a == b" "$TMP/a.json" "$TMP/$f.json" || fail "-w forms $f differ"
+done
 # --quiet prints only the workload's line; thread mode runs
 expect_exit 0 "Time: " "$SLABSIM" run -m tigerton -p slub -w 'hackbench 2 thread 10' --quiet
 [ "$(wc -l < "$TMP/out")" -eq 1 ] || fail "--quiet printed more than one line"
