@@ -638,7 +638,7 @@ static int slub_create(struct kernel *k, const struct param_set *ps, void **stat
 		free(sl);
 		return -1;
 	}
-	struct { const char *name; uint32_t *v; } costs[] = {
+	const struct cost_ref costs[] = {
 		{ "slub.alloc_fastpath", &sl->cost_alloc_fast },
 		{ "slub.free_fastpath", &sl->cost_free_fast },
 		{ "slub.alloc_slowpath", &sl->cost_alloc_slow },
@@ -650,11 +650,10 @@ static int slub_create(struct kernel *k, const struct param_set *ps, void **stat
 		{ "slub.deactivate", &sl->cost_deactivate },
 		{ "slub.discard", &sl->cost_discard },
 	};
-	for (size_t i = 0; i < sizeof(costs) / sizeof(costs[0]); i++)
-		if (machine_cost(k->m, costs[i].name, costs[i].v, err) < 0) {
-			free(sl);
-			return -1;
-		}
+	if (machine_costs(k->m, costs, (int)(sizeof(costs) / sizeof(costs[0])), err) < 0) {
+		free(sl);
+		return -1;
+	}
 	struct profile *p = &k->eng->prof;
 	sl->sym_slab_alloc = profile_sym(p, "__slab_alloc", SYM_SLAB);
 	sl->sym_slab_free = profile_sym(p, "__slab_free", SYM_SLAB);

@@ -123,23 +123,14 @@ static int show_policy(int argc, char **argv)
 		k->policy->cache_info(k->pstate, c, &ci);
 		printf("%-20s %7u %6u %5u %13u ", c->name, c->object_size, c->size, ci.order,
 		       ci.objs_per_slab);
-		cJSON *o = cJSON_CreateObject();
-		cJSON_AddStringToObject(o, "name", c->name);
-		cJSON_AddNumberToObject(o, "object_size", c->object_size);
-		cJSON_AddNumberToObject(o, "size", c->size);
-		cJSON_AddNumberToObject(o, "order", ci.order);
-		cJSON_AddNumberToObject(o, "objs_per_slab", ci.objs_per_slab);
-		if (c->alias) {
+		if (c->alias)
 			printf(" merged into %s", c->alias->name);
-			cJSON_AddStringToObject(o, "alias_of", c->alias->name);
-		}
 		struct cache_info real;
 		k->policy->cache_info(k->pstate, c->alias ? c->alias : c, &real);
-		for (int t = 0; t < real.ntunables; t++) {
+		for (int t = 0; t < real.ntunables; t++)
 			printf(" %s=%llu", real.tunables[t].name,
 			       (unsigned long long)real.tunables[t].value);
-			cJSON_AddNumberToObject(o, real.tunables[t].name, (double)real.tunables[t].value);
-		}
+		cJSON *o = report_cache_geometry(k, c);
 		printf("\n");
 		cJSON_AddItemToArray(caches, o);
 	}

@@ -23,14 +23,19 @@ static int split_words(char *buf, char **argv, int max)
 	return argc;
 }
 
+/* Append a name to a space-separated list. */
+static void append_name(char *out, size_t size, const char *name)
+{
+	size_t len = strlen(out);
+	snprintf(out + len, size - len, "%s%s", len ? " " : "", name);
+}
+
 static void list_names(char *out, size_t size, const struct param_set *const *sets, int n)
 {
 	out[0] = 0;
 	for (int s = 0; s < n; s++)
-		for (int i = 0; i < sets[s]->n; i++) {
-			size_t len = strlen(out);
-			snprintf(out + len, size - len, "%s%s", len ? " " : "", sets[s]->defs[i].name);
-		}
+		for (int i = 0; i < sets[s]->n; i++)
+			append_name(out, size, sets[s]->defs[i].name);
 }
 
 /* NAME=VALUE: the kernel's, the policy's or the workload's parameter. */
@@ -60,13 +65,10 @@ int run_configure(struct run *r, const struct run_config *cfg, struct sim_err *e
 	if (machine_load(&r->m, cfg->machine, err) < 0)
 		return -1;
 	r->policy = slab_policy_find(cfg->policy);
+	char names[256] = "";
 	if (!r->policy) {
-		char names[256] = "";
-		for (int i = 0; slab_policies[i]; i++) {
-			size_t len = strlen(names);
-			snprintf(names + len, sizeof(names) - len, "%s%s", i ? " " : "",
-				 slab_policies[i]->name);
-		}
+		for (int i = 0; slab_policies[i]; i++)
+			append_name(names, sizeof(names), slab_policies[i]->name);
 		return sim_fail(err, "unknown policy '%s'; valid policies: %s", cfg->policy, names);
 	}
 	char buf[512];
@@ -75,12 +77,8 @@ int run_configure(struct run *r, const struct run_config *cfg, struct sim_err *e
 	int argc = split_words(buf, argv, 32);
 	r->wl = argc ? workload_find(argv[0]) : NULL;
 	if (!r->wl) {
-		char names[256] = "";
-		for (int i = 0; workloads[i]; i++) {
-			size_t len = strlen(names);
-			snprintf(names + len, sizeof(names) - len, "%s%s", i ? " " : "",
-				 workloads[i]->name);
-		}
+		for (int i = 0; workloads[i]; i++)
+			append_name(names, sizeof(names), workloads[i]->name);
 		return sim_fail(err, "unknown workload '%s'; valid workloads: %s",
 				argc ? argv[0] : "", names);
 	}

@@ -26,9 +26,11 @@ int hw_init(struct hw *hw, struct engine *eng, const struct machine *m, struct s
 		hw->waiter[i].cpu = i;
 	hw->sym_spin_lock = profile_sym(&eng->prof, "_spin_lock", SYM_LOCK);
 	hw->sym_spin_unlock = profile_sym(&eng->prof, "_spin_unlock", SYM_LOCK);
-	if (machine_cost(m, "spin_lock", &hw->cost_spin_lock, err) < 0 ||
-	    machine_cost(m, "spin_unlock", &hw->cost_spin_unlock, err) < 0 ||
-	    machine_cost(m, "mlp", &hw->mlp, err) < 0)
+	const struct cost_ref costs[] = {
+		{ "spin_lock", &hw->cost_spin_lock }, { "spin_unlock", &hw->cost_spin_unlock },
+		{ "mlp", &hw->mlp },
+	};
+	if (machine_costs(m, costs, 3, err) < 0)
 		return -1;
 	if (hw->mlp < 1)
 		hw->mlp = 1;

@@ -50,6 +50,15 @@ static bool file_exists(const char *p)
 	return access(p, R_OK) == 0;
 }
 
+int machine_costs(const struct machine *m, const struct cost_ref *refs, int n,
+		  struct sim_err *err)
+{
+	for (int i = 0; i < n; i++)
+		if (machine_cost(m, refs[i].name, refs[i].cycles, err) < 0)
+			return -1;
+	return 0;
+}
+
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);

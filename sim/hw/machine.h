@@ -78,6 +78,15 @@ static inline enum hw_dist machine_dist(const struct machine *m, int a, int b)
 int machine_cost(const struct machine *m, const char *name, uint32_t *cycles,
 		 struct sim_err *err);
 
+/* Several entries at once: a table of names and where to put each. */
+struct cost_ref {
+	const char *name;
+	uint32_t *cycles;
+};
+
+int machine_costs(const struct machine *m, const struct cost_ref *refs, int n,
+		  struct sim_err *err);
+
 /* The directories searched for machines, ':'-separated, for messages. */
 const char *machine_dirs(void);
 

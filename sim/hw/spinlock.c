@@ -103,61 +103,78 @@ static void hand_over(struct hw *hw, struct hw_lock *lk, struct hw_waiter *w, ui
 	eng_wake_cpu(&hw->eng->cpus[w->cpu], t, w->sym);
 }
 
-/* Ticket lock (x86, 2.6.25-4.1): lock xadd takes a ticket; FIFO hand-off. */
-static void ticket_acquire(struct hw *hw, struct sim_cpu *cpu, struct hw_lock *lk)
-{
-	int prev = sym_enter(cpu, lock_sym(lk, cpu));
-	cpu_charge(cpu, hw->cost_spin_lock);
-	cpu_sync(cpu);		/* the xadd is ordered where it reaches the line */
-	bool bounce = lk->line->owner != cpu->id;
-	bool free = lk->holder < 0;
-	hw_atomic(hw, cpu, lk->line);
-	uint32_t ticket = lk->tail++;
-	lk->cls->acq_bounces += bounce;
-	if (free) {
-		got_lock(lk, cpu->id, cpu->clock);
-	} else {
-		wait_for_lock(hw, cpu, lk, ticket, bounce);
-	}
-	sym_exit(cpu, prev);
-}
-
-static bool ticket_trylock(struct hw *hw, struct sim_cpu *cpu, struct hw_lock *lk)
+/* spin_lock(): the atomic (lock xadd for a ticket, test-and-set for a byte
+ * lock) is ordered where it reaches the line; the lock is ours if it was
+ * free then, else we queue and spin. */
+void hw_spin_lock(struct hw *hw, struct sim_cpu *cpu, struct hw_lock *lk)
 {
 	int prev = sym_enter(cpu, lock_sym(lk, cpu));
 	cpu_charge(cpu, hw->cost_spin_lock);
 	cpu_sync(cpu);
-	hw_read(hw, cpu, lk->line);
+	bool bounce = lk->line->owner != cpu->id;
+	bool free = lk->holder < 0;
+	hw_atomic(hw, cpu, lk->line);
+	uint32_t ticket = lk->ops->ticketed ? lk->tail++ : 0;
+	lk->cls->acq_bounces += bounce;
+	if (free)
+		got_lock(lk, cpu->id, cpu->clock);
+	else
+		wait_for_lock(hw, cpu, lk, ticket, bounce);
+	sym_exit(cpu, prev);
+}
+
+/* spin_trylock(): a ticket lock reads first and cmpxchg's only if free; a
+ * byte lock does its test-and-set either way. */
+bool hw_spin_trylock(struct hw *hw, struct sim_cpu *cpu, struct hw_lock *lk)
+{
+	int prev = sym_enter(cpu, lock_sym(lk, cpu));
+	cpu_charge(cpu, hw->cost_spin_lock);
+	cpu_sync(cpu);
+	bool ticketed = lk->ops->ticketed;
+	if (ticketed)
+		hw_read(hw, cpu, lk->line);
 	bool ok = lk->holder < 0;
-	if (ok) {
+	if (ok || !ticketed) {
 		lk->cls->acq_bounces += lk->line->owner != cpu->id;
-		hw_atomic(hw, cpu, lk->line);	/* cmpxchg */
-		lk->tail++;
+		hw_atomic(hw, cpu, lk->line);
+	}
+	if (ok) {
+		lk->tail += ticketed;
 		got_lock(lk, cpu->id, cpu->clock);
 	}
 	sym_exit(cpu, prev);
 	return ok;
 }
 
-/* Release: the unlock store invalidates every spinner's copy; they re-read in
- * an order the fabric decides (uniformly random here), and the next ticket's
- * owner sees the lock when its own re-read completes. */
-static void ticket_release(struct hw *hw, struct sim_cpu *cpu, struct hw_lock *lk)
+/* spin_unlock(): it syncs, so every CPU that arrived before it in simulated
+ * time is queued; with waiters the unlock store invalidates their copies and
+ * the kind decides who sees the lock free first. */
+void hw_spin_unlock(struct hw *hw, struct sim_cpu *cpu, struct hw_lock *lk)
 {
 	int prev = sym_enter(cpu, lk->cls->spin_sym >= 0 ? hw->sym_spin_unlock : cpu->sym);
 	cpu_charge(cpu, hw->cost_spin_unlock);
-	cpu_sync(cpu);		/* waiters behind us in time must be queued first */
+	cpu_sync(cpu);
 	count_hold(lk, cpu->clock);
-	lk->head++;
-	struct hw_line *l = lk->line;
+	lk->head += lk->ops->ticketed;
 	if (!lk->wq_head) {
 		lk->holder = -1;
-		hw_write(hw, cpu, l);
-		sym_exit(cpu, prev);
-		return;
+		hw_write(hw, cpu, lk->line);
+	} else {
+		lk->line->spin = NULL;
+		uint64_t when, t = hw_store_posted(hw, cpu, lk->line);
+		struct hw_waiter *w = lk->ops->handoff(hw, cpu, lk, t, &when);
+		hand_over(hw, lk, w, when);
 	}
-	l->spin = NULL;
-	uint64_t t = hw_store_posted(hw, cpu, l);
+	sym_exit(cpu, prev);
+}
+
+/* Ticket lock (x86, 2.6.25-4.1): the waiters re-read in an order the fabric
+ * decides (uniformly random here); the next ticket's owner sees the lock
+ * when its own re-read completes. */
+static struct hw_waiter *ticket_handoff(struct hw *hw, struct sim_cpu *cpu, struct hw_lock *lk,
+					uint64_t t, uint64_t *when)
+{
+	struct hw_line *l = lk->line;
 	int k = 0;
 	for (struct hw_waiter *w = lk->wq_head; w; w = w->next)
 		hw->scratch[k++] = w;
@@ -168,71 +185,28 @@ static void ticket_release(struct hw *hw, struct sim_cpu *cpu, struct hw_lock *l
 		hw->scratch[j] = tmp;
 	}
 	struct hw_waiter *next = lk->wq_head;
-	uint64_t handoff = t, at = t;
+	uint64_t at = t;
 	bool chain = hw->m->fabric == FABRIC_IDEAL;
+	*when = t;
 	for (int i = 0; i < k; i++) {
 		/* the re-reads queue on the line; an ideal fabric serves them
 		 * strictly one after the other (the Markov model's c each) */
 		uint64_t done = hw_reread(hw, hw->scratch[i]->cpu, l, cpu->id, chain ? at : t);
 		at = done;
 		if (hw->scratch[i] == next)
-			handoff = done;
+			*when = done;
 	}
 	unqueue(lk, NULL, next);
-	hand_over(hw, lk, next, handoff);
-	sym_exit(cpu, prev);
+	return next;
 }
 
-/* Byte lock (x86 up to 2.6.24; and bit_spin_lock on page->flags): lock
- * test-and-set; waiters spin reading and race when it is released. */
-static void byte_acquire(struct hw *hw, struct sim_cpu *cpu, struct hw_lock *lk)
+/* Byte lock (x86 up to 2.6.24; and bit_spin_lock on page->flags): the
+ * spinners re-read nearest first; the first to see the lock free wins it
+ * with its own test-and-set, the rest see it taken and spin again. */
+static struct hw_waiter *byte_handoff(struct hw *hw, struct sim_cpu *cpu, struct hw_lock *lk,
+				      uint64_t t, uint64_t *when)
 {
-	int prev = sym_enter(cpu, lock_sym(lk, cpu));
-	cpu_charge(cpu, hw->cost_spin_lock);
-	cpu_sync(cpu);		/* the test-and-set is ordered where it reaches the line */
-	bool bounce = lk->line->owner != cpu->id;
-	bool free = lk->holder < 0;
-	hw_atomic(hw, cpu, lk->line);
-	lk->cls->acq_bounces += bounce;
-	if (free) {
-		got_lock(lk, cpu->id, cpu->clock);
-	} else {
-		wait_for_lock(hw, cpu, lk, 0, bounce);
-	}
-	sym_exit(cpu, prev);
-}
-
-static bool byte_trylock(struct hw *hw, struct sim_cpu *cpu, struct hw_lock *lk)
-{
-	int prev = sym_enter(cpu, lock_sym(lk, cpu));
-	cpu_charge(cpu, hw->cost_spin_lock);
-	cpu_sync(cpu);
-	lk->cls->acq_bounces += lk->line->owner != cpu->id;
-	bool ok = lk->holder < 0;
-	hw_atomic(hw, cpu, lk->line);	/* test_and_set_bit either way */
-	if (ok)
-		got_lock(lk, cpu->id, cpu->clock);
-	sym_exit(cpu, prev);
-	return ok;
-}
-
-/* Release: the spinners re-read nearest first; the first to see the lock free
- * wins it with its own test-and-set, the rest see it taken and spin again. */
-static void byte_release(struct hw *hw, struct sim_cpu *cpu, struct hw_lock *lk)
-{
-	int prev = sym_enter(cpu, lk->cls->spin_sym >= 0 ? hw->sym_spin_unlock : cpu->sym);
-	cpu_charge(cpu, hw->cost_spin_unlock);
-	cpu_sync(cpu);		/* waiters behind us in time must be queued first */
-	count_hold(lk, cpu->clock);
 	struct hw_line *l = lk->line;
-	if (!lk->wq_head) {
-		lk->holder = -1;
-		hw_write(hw, cpu, l);
-		sym_exit(cpu, prev);
-		return;
-	}
-	l->spin = NULL;
-	uint64_t t = hw_store_posted(hw, cpu, l);
 	struct hw_waiter *win = NULL, *win_prev = NULL, *p = NULL;
 	int best = NR_DIST;
 	for (struct hw_waiter *w = lk->wq_head; w; p = w, w = w->next) {
@@ -244,21 +218,18 @@ static void byte_release(struct hw *hw, struct sim_cpu *cpu, struct hw_lock *lk)
 		}
 	}
 	uint64_t seen = hw_reread(hw, win->cpu, l, cpu->id, t);
-	uint64_t got = hw_transaction(hw, win->cpu, l, cpu->id, seen) + hw->m->atomic;
+	*when = hw_transaction(hw, win->cpu, l, cpu->id, seen) + hw->m->atomic;
 	l->owner = (int16_t)win->cpu;
 	l->nsharers = 0;
 	unqueue(lk, win_prev, win);
-	if (lk->wq_head) {
-		l->spin = lk->wq_head;
-		hw_spinners_reread(hw, l, win->cpu, got);
-	}
-	hand_over(hw, lk, win, got);
-	sym_exit(cpu, prev);
+	if (lk->wq_head)
+		hw_spinners_reread(hw, l, win->cpu, *when);
+	return win;
 }
 
 static const struct hw_lock_ops lock_ops[NR_LOCK_KINDS] = {
-	[LOCK_BYTE] = { byte_acquire, byte_trylock, byte_release },
-	[LOCK_TICKET] = { ticket_acquire, ticket_trylock, ticket_release },
+	[LOCK_BYTE] = { .ticketed = false, .handoff = byte_handoff },
+	[LOCK_TICKET] = { .ticketed = true, .handoff = ticket_handoff },
 };
 
 void hw_lock_init(struct hw_lock *lk, enum hw_lock_kind kind, struct hw_line *line,

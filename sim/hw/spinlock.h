@@ -46,10 +46,13 @@ struct hw_lock_class {
 	struct hw_lock_class *next;
 };
 
+/* What differs between lock kinds: who gets a released lock, and when. */
 struct hw_lock_ops {
-	void (*acquire)(struct hw *hw, struct sim_cpu *cpu, struct hw_lock *lk);
-	bool (*trylock)(struct hw *hw, struct sim_cpu *cpu, struct hw_lock *lk);
-	void (*release)(struct hw *hw, struct sim_cpu *cpu, struct hw_lock *lk);
+	bool ticketed;		/* xadd a ticket on acquire; trylock reads first */
+	/* Some CPUs wait; the release's store completes at t. Take the next
+	 * holder off the queue and say when it sees the lock free. */
+	struct hw_waiter *(*handoff)(struct hw *hw, struct sim_cpu *cpu, struct hw_lock *lk,
+				     uint64_t t, uint64_t *when);
 };
 
 struct hw_lock {
@@ -70,20 +73,9 @@ void hw_lock_class_init(struct hw *hw, struct hw_lock_class *cls, const char *na
 void hw_lock_init(struct hw_lock *lk, enum hw_lock_kind kind, struct hw_line *line,
 		  struct hw_lock_class *cls);
 
-static inline void hw_spin_lock(struct hw *hw, struct sim_cpu *cpu, struct hw_lock *lk)
-{
-	lk->ops->acquire(hw, cpu, lk);
-}
-
-static inline bool hw_spin_trylock(struct hw *hw, struct sim_cpu *cpu, struct hw_lock *lk)
-{
-	return lk->ops->trylock(hw, cpu, lk);
-}
-
-static inline void hw_spin_unlock(struct hw *hw, struct sim_cpu *cpu, struct hw_lock *lk)
-{
-	lk->ops->release(hw, cpu, lk);
-}
+void hw_spin_lock(struct hw *hw, struct sim_cpu *cpu, struct hw_lock *lk);
+bool hw_spin_trylock(struct hw *hw, struct sim_cpu *cpu, struct hw_lock *lk);
+void hw_spin_unlock(struct hw *hw, struct sim_cpu *cpu, struct hw_lock *lk);
 
 static inline bool hw_lock_held(const struct hw_lock *lk)
 {

@@ -67,7 +67,7 @@ void kernel_violation(struct kernel *k, const char *fmt, ...)
 
 static int load_costs(struct kernel *k, struct sim_err *err)
 {
-	struct { const char *name; uint32_t *v; } costs[] = {
+	const struct cost_ref costs[] = {
 		{ "syscall", &k->cost.syscall }, { "sys_rw", &k->cost.sys_rw },
 		{ "unix_stream_sendmsg", &k->cost.unix_sendmsg },
 		{ "unix_stream_recvmsg", &k->cost.unix_recvmsg },
@@ -77,10 +77,7 @@ static int load_costs(struct kernel *k, struct sim_err *err)
 		{ "user_per_call", &k->cost.user_per_call },
 		{ "syscall_cold_lines", &k->cost.syscall_cold_lines },
 	};
-	for (size_t i = 0; i < sizeof(costs) / sizeof(costs[0]); i++)
-		if (machine_cost(k->m, costs[i].name, costs[i].v, err) < 0)
-			return -1;
-	return 0;
+	return machine_costs(k->m, costs, (int)(sizeof(costs) / sizeof(costs[0])), err);
 }
 
 static void register_symbols(struct kernel *k)

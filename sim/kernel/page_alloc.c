@@ -64,9 +64,11 @@ int page_alloc_init(struct page_alloc *pa, struct kernel *k, uint64_t pages_per_
 	hw_lock_class_init(k->hw, &pa->page_lock_class, "page_lock", -1);
 	pa->sym_rmqueue = profile_sym(&k->eng->prof, "get_page_from_freelist", SYM_KERNEL);
 	pa->sym_free = profile_sym(&k->eng->prof, "free_hot_cold_page", SYM_KERNEL);
-	if (machine_cost(k->m, "page_alloc", &pa->cost_alloc, err) < 0 ||
-	    machine_cost(k->m, "page_free", &pa->cost_free, err) < 0 ||
-	    machine_cost(k->m, "page_buddy_per_page", &pa->cost_per_page, err) < 0)
+	const struct cost_ref costs[] = {
+		{ "page_alloc", &pa->cost_alloc }, { "page_free", &pa->cost_free },
+		{ "page_buddy_per_page", &pa->cost_per_page },
+	};
+	if (machine_costs(k->m, costs, 3, err) < 0)
 		return -1;
 	/* zone_batchsize(): a quarter of 1/1024 of the zone, at most 512 KB,
 	 * rounded down to 2^n - 1; high = 6 * batch (2.6.25 setup_pageset). */

@@ -615,7 +615,7 @@ int sched_init(struct sched *s, struct kernel *k, struct sim_err *err)
 	s->balance_interval = (uint64_t)(param_double(&k->params, "sched_balance_interval_us") *
 					 1000 * cyc_per_ns);
 	s->wake_affine = param_bool(&k->params, "wake_affine");
-	struct { const char *name; uint32_t *v; } costs[] = {
+	const struct cost_ref costs[] = {
 		{ "schedule", &s->cost_schedule }, { "context_switch", &s->cost_switch },
 		{ "switch_mm", &s->cost_switch_mm }, { "try_to_wake_up", &s->cost_wake },
 		{ "fork_process", &s->cost_fork_process }, { "fork_thread", &s->cost_fork_thread },
@@ -623,9 +623,8 @@ int sched_init(struct sched *s, struct kernel *k, struct sim_err *err)
 		{ "idle_exit", &s->cost_idle_exit },
 		{ "switch_cold_lines", &s->switch_cold_lines },
 	};
-	for (size_t i = 0; i < sizeof(costs) / sizeof(costs[0]); i++)
-		if (machine_cost(k->m, costs[i].name, costs[i].v, err) < 0)
-			return -1;
+	if (machine_costs(k->m, costs, (int)(sizeof(costs) / sizeof(costs[0])), err) < 0)
+		return -1;
 	struct profile *pr = &k->eng->prof;
 	s->sym_schedule = profile_sym(pr, "schedule", SYM_KERNEL);
 	s->sym_switch = profile_sym(pr, "__switch_to", SYM_KERNEL);

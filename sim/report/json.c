@@ -19,28 +19,13 @@ static cJSON *params_json(const struct param_set *ps)
 	return o;
 }
 
-struct sym_row {
-	int sym;
-	uint64_t cycles;
-};
-
-static int cmp_row(const void *a, const void *b)
-{
-	const struct sym_row *x = a, *y = b;
-	if (x->cycles != y->cycles)
-		return x->cycles < y->cycles ? 1 : -1;
-	return x->sym - y->sym;
-}
-
 static cJSON *profile_json(const struct run *r, const struct run_window *w)
 {
 	const struct profile *p = &r->eng.prof;
-	struct sym_row v[PROFILE_MAX_SYMS];
-	for (int s = 0; s < p->nsyms; s++)
-		v[s] = (struct sym_row){ s, w->cycles[s] };
-	qsort(v, (size_t)p->nsyms, sizeof(v[0]), cmp_row);
+	struct prof_row v[PROFILE_MAX_SYMS];
+	int n = report_profile_rows(r, w, v);
 	cJSON *a = cJSON_CreateArray();
-	for (int i = 0; i < p->nsyms && v[i].cycles; i++) {
+	for (int i = 0; i < n; i++) {
 		cJSON *o = cJSON_CreateObject();
 		cJSON_AddStringToObject(o, "symbol", p->name[v[i].sym]);
 		cJSON_AddNumberToObject(o, "percent", 100.0 * (double)v[i].cycles / (double)w->total);
@@ -58,25 +43,13 @@ static cJSON *caches_json(const struct run *r)
 		struct kmem_cache *c = k->caches[i];
 		struct cache_info ci;
 		k->policy->cache_info(k->pstate, c->alias ? c->alias : c, &ci);
-		cJSON *o = cJSON_CreateObject();
-		cJSON_AddStringToObject(o, "name", c->name);
-		cJSON_AddNumberToObject(o, "object_size", c->object_size);
-		cJSON_AddNumberToObject(o, "size", c->size);
-		cJSON_AddNumberToObject(o, "order", ci.order);
-		cJSON_AddNumberToObject(o, "objs_per_slab", ci.objs_per_slab);
-		if (c->alias)
-			cJSON_AddStringToObject(o, "alias_of", c->alias->name);
+		cJSON *o = report_cache_geometry(k, c);
 		cJSON_AddNumberToObject(o, "allocs", (double)c->allocs);
 		cJSON_AddNumberToObject(o, "frees", (double)c->frees);
 		cJSON *st = cJSON_AddObjectToObject(o, "stats");
-		cJSON *tu = cJSON_AddObjectToObject(o, "tunables");
-		if (!c->alias) {
+		if (!c->alias)
 			for (int s = 0; s < ci.nstats; s++)
 				cJSON_AddNumberToObject(st, ci.stats[s].name, (double)ci.stats[s].value);
-			for (int s = 0; s < ci.ntunables; s++)
-				cJSON_AddNumberToObject(tu, ci.tunables[s].name,
-							(double)ci.tunables[s].value);
-		}
 		cJSON_AddNumberToObject(o, "slabs_peak", (double)ci.slabs_peak);
 		cJSON_AddNumberToObject(o, "slabs_end", (double)ci.slabs);
 		cJSON_AddNumberToObject(o, "partial_end", (double)ci.partial);

@@ -22,6 +22,17 @@ struct run_window {
 
 void report_window(const struct run *r, struct run_window *w);
 
+/* The window's symbols, most cycles first; returns how many. */
+struct prof_row {
+	int sym;
+	uint64_t cycles;
+};
+int report_profile_rows(const struct run *r, const struct run_window *w,
+			struct prof_row rows[PROFILE_MAX_SYMS]);
+
+/* A cache's geometry and tunables as JSON (for `show policy` and runs). */
+cJSON *report_cache_geometry(const struct kernel *k, struct kmem_cache *c);
+
 void report_text(FILE *out, const struct run *r, int profile_rows);
 cJSON *report_json(const struct run *r);
 

@@ -102,32 +102,15 @@ static void print_locks(FILE *out, const struct run *r)
 	free(v);
 }
 
-struct sym_row {
-	int sym;
-	uint64_t cycles;
-};
-
-static int cmp_row(const void *a, const void *b)
-{
-	const struct sym_row *x = a, *y = b;
-	if (x->cycles != y->cycles)
-		return x->cycles < y->cycles ? 1 : -1;
-	return x->sym - y->sym;
-}
-
 static void print_profile(FILE *out, const struct run *r, const struct run_window *w, int rows)
 {
 	const struct profile *p = &r->eng.prof;
 	fprintf(out, "\n# Profile (perf report -a over the measured %.3f s; %d CPUs)\n",
 		w->seconds, r->m.ncpus);
 	fprintf(out, "# Overhead  Symbol\n");
-	struct sym_row v[PROFILE_MAX_SYMS];
-	for (int s = 0; s < p->nsyms; s++)
-		v[s] = (struct sym_row){ s, w->cycles[s] };
-	qsort(v, (size_t)p->nsyms, sizeof(v[0]), cmp_row);
-	for (int i = 0; i < p->nsyms && i < rows; i++) {
-		if (!v[i].cycles)
-			break;
+	struct prof_row v[PROFILE_MAX_SYMS];
+	int n = report_profile_rows(r, w, v);
+	for (int i = 0; i < n && i < rows; i++) {
 		const char *tag = p->kind[v[i].sym] == SYM_USER ? "[.]" : "[k]";
 		fprintf(out, "  %7.2f%%  %s %s\n", 100.0 * (double)v[i].cycles / (double)w->total,
 			tag, p->name[v[i].sym]);

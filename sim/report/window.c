@@ -1,7 +1,10 @@
 /* window.c - CPU time and profile deltas over the workload's window. */
 #include "report.h"
 
+#include <stdlib.h>
 #include <string.h>
+
+#include "policies/policy.h"
 
 void report_window(const struct run *r, struct run_window *w)
 {
@@ -51,4 +54,44 @@ void report_window(const struct run *r, struct run_window *w)
 	}
 	/* idle is whatever the CPUs did not spend busy */
 	w->cycles[eng->sym_idle] = w->total > busy ? w->total - busy : 0;
+}
+
+static int cmp_row(const void *a, const void *b)
+{
+	const struct prof_row *x = a, *y = b;
+	if (x->cycles != y->cycles)
+		return x->cycles < y->cycles ? 1 : -1;
+	return x->sym - y->sym;
+}
+
+int report_profile_rows(const struct run *r, const struct run_window *w,
+			struct prof_row rows[PROFILE_MAX_SYMS])
+{
+	const struct profile *p = &r->eng.prof;
+	for (int s = 0; s < p->nsyms; s++)
+		rows[s] = (struct prof_row){ s, w->cycles[s] };
+	qsort(rows, (size_t)p->nsyms, sizeof(rows[0]), cmp_row);
+	int n = 0;
+	while (n < p->nsyms && rows[n].cycles)
+		n++;
+	return n;
+}
+
+cJSON *report_cache_geometry(const struct kernel *k, struct kmem_cache *c)
+{
+	struct cache_info ci, real;
+	k->policy->cache_info(k->pstate, c, &ci);
+	k->policy->cache_info(k->pstate, c->alias ? c->alias : c, &real);
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "name", c->name);
+	cJSON_AddNumberToObject(o, "object_size", c->object_size);
+	cJSON_AddNumberToObject(o, "size", c->size);
+	cJSON_AddNumberToObject(o, "order", ci.order);
+	cJSON_AddNumberToObject(o, "objs_per_slab", ci.objs_per_slab);
+	if (c->alias)
+		cJSON_AddStringToObject(o, "alias_of", c->alias->name);
+	cJSON *tu = cJSON_AddObjectToObject(o, "tunables");
+	for (int t = 0; t < real.ntunables; t++)
+		cJSON_AddNumberToObject(tu, real.tunables[t].name, (double)real.tunables[t].value);
+	return o;
 }

@@ -19,7 +19,7 @@ expect_exit 0 "kmalloc-512" "$SLABSIM" show policy slub slub_min_objects=8 slub_
 	--json "$TMP/geom.json"
 grep -E "^kmalloc-512 +512 +512 +0 +8 " "$TMP/out" > /dev/null || fail "kmalloc-512 is not order 0 with 8 objects"
 grep -q "min_partial=5" "$TMP/out" || fail "show policy: no min_partial"
-json "$TMP/geom.json" "any(c['name']=='kmalloc-512' and c['order']==0 and c['objs_per_slab']==8 and c['min_partial']==5 for c in d['caches'])"
+json "$TMP/geom.json" "any(c['name']=='kmalloc-512' and c['order']==0 and c['objs_per_slab']==8 and c['tunables']['min_partial']==5 for c in d['caches'])"
 json "$TMP/geom.json" "any(c['name']=='skbuff_head_cache' and c.get('alias_of')=='kmalloc-192' for c in d['caches'])"
 expect_exit 0 "kmalloc-512" "$SLABSIM" show policy slub -m tigerton kernel=2.6.26
 grep -E "^kmalloc-512 +512 +512 +2 +32 " "$TMP/out" > /dev/null || fail "2.6.26 on 16 CPUs: kmalloc-512 not order 2, 32 objects"
