@@ -57,8 +57,9 @@ int page_alloc_init(struct page_alloc *pa, struct kernel *k, uint64_t pages_per_
 	pa->total_pages = pages_per_node * (uint64_t)pa->nodes;
 	pa->nchunks = (pa->total_pages + PA_CHUNK - 1) >> PA_CHUNK_SHIFT;
 	pa->chunks = calloc(pa->nchunks, sizeof(*pa->chunks));
+	pa->block_order = calloc(pa->total_pages, 1);
 	pa->zones = calloc((size_t)pa->nodes, sizeof(*pa->zones));
-	if (!pa->chunks || !pa->zones)
+	if (!pa->chunks || !pa->block_order || !pa->zones)
 		return sim_fail(err, "out of memory for the page allocator");
 	hw_lock_class_init(k->hw, &pa->zone_lock_class, "&zone->lock", k->hw->sym_spin_lock);
 	hw_lock_class_init(k->hw, &pa->page_lock_class, "page_lock", -1);
@@ -116,6 +117,7 @@ void page_alloc_destroy(struct page_alloc *pa)
 		free(pa->chunks[c]);
 	}
 	free(pa->chunks);
+	free(pa->block_order);
 	for (int n = 0; n < pa->nodes; n++)
 		free(pa->zones[n].pcp);
 	free(pa->zones);
@@ -189,10 +191,12 @@ static void prep_compound(struct page_alloc *pa, struct page *page, unsigned int
 	page->flags = order ? PG_head : 0;
 	page->order = (int8_t)order;
 	page->first_page = NULL;
+	pa->block_order[page->pfn] = (uint8_t)order;
 	for (uint64_t i = 1; i < (1ull << order); i++) {
 		struct page *t = pfn_to_page(pa, page->pfn + i);
 		t->flags = PG_tail;
 		t->first_page = page;
+		pa->block_order[page->pfn + i] = (uint8_t)order;
 	}
 }
 
@@ -247,10 +251,13 @@ void __free_pages(struct page_alloc *pa, struct sim_cpu *cpu, struct page *page,
 	struct zone *z = &pa->zones[page->nid];
 	int prev = sym_enter(cpu, pa->sym_free);
 	cpu_charge(cpu, pa->cost_free);
-	for (uint64_t i = 1; i < (1ull << order); i++) {
-		struct page *t = pfn_to_page(pa, page->pfn + i);
-		t->flags = 0;
-		t->first_page = NULL;
+	for (uint64_t i = 0; i < (1ull << order); i++) {
+		pa->block_order[page->pfn + i] = 0;
+		if (i) {
+			struct page *t = pfn_to_page(pa, page->pfn + i);
+			t->flags = 0;
+			t->first_page = NULL;
+		}
 	}
 	pa->frees[order]++;
 	pa->pages_out -= 1ull << order;

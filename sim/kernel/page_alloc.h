@@ -91,6 +91,7 @@ struct page_alloc {
 	int nodes;
 	struct zone *zones;
 	struct page **chunks;		/* mem_map in chunks of PA_CHUNK pages */
+	uint8_t *block_order;		/* per frame: order of the block it belongs to */
 	uint64_t nchunks;
 	uint64_t total_pages;
 	struct hw_lock_class zone_lock_class;
@@ -121,13 +122,18 @@ static inline kaddr_t page_address(const struct page *page)
 	return PAGE_OFFSET + ((kaddr_t)page->pfn << PAGE_SHIFT);
 }
 
-/* virt_to_head_page(): the page (head of a compound) holding `addr`. */
+/* virt_to_head_page(): the page (head of a compound) holding `addr`. Blocks
+ * are aligned to their size, so the head's frame number follows from the
+ * block's order without reading the tail's struct page. */
 static inline struct page *virt_to_head_page(const struct page_alloc *pa, kaddr_t addr)
 {
 	if (addr < PAGE_OFFSET)
 		return NULL;
-	struct page *p = pfn_to_page(pa, (addr - PAGE_OFFSET) >> PAGE_SHIFT);
-	return p && (p->flags & PG_tail) ? p->first_page : p;
+	uint64_t pfn = (addr - PAGE_OFFSET) >> PAGE_SHIFT;
+	if (pfn >= pa->total_pages)
+		return NULL;
+	pfn &= ~((1ull << pa->block_order[pfn]) - 1);
+	return pfn_to_page(pa, pfn);
 }
 
 /* NR_SLAB accounting (mod_zone_page_state) by the slab allocator. */

@@ -59,6 +59,7 @@ struct kmem_cache *kmem_cache_create(struct kernel *k, const char *name, unsigne
 	}
 	if (real != c)
 		c->alias = real;
+	c->reciprocal_size = (uint32_t)(((1ull << 32) + c->size - 1) / c->size);
 	if (register_cache(k, c) < 0) {
 		sim_fail(err, "out of memory creating cache %s", name);
 		return NULL;
