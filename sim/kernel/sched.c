@@ -425,8 +425,14 @@ bool try_to_wake_up(struct task *waker, struct task *p, bool sync)
 	struct sim_cpu *cpu = task_cpu(waker);
 	int psym = sym_enter(cpu, s->sym_wake);
 	cpu_charge(cpu, s->cost_wake);
-	struct rq *prq = &s->rq[p->cpu];
-	hw_spin_lock(hw, cpu, &prq->lock);
+	struct rq *prq;
+	for (;;) {	/* task_rq_lock(): p may move while we wait for the lock */
+		prq = &s->rq[p->cpu];
+		hw_spin_lock(hw, cpu, &prq->lock);
+		if (prq->cpu == p->cpu)
+			break;
+		hw_spin_unlock(hw, cpu, &prq->lock);
+	}
 	hw_write(hw, cpu, &p->line);
 	bool woke = false;
 	if (p->state != TASK_RUNNING && p->state != TASK_DEAD) {
