@@ -137,6 +137,7 @@ static struct page *get_partial_node(struct slub *sl, struct sim_cpu *cpu,
 				     struct kmem_cache_node *n)
 {
 	/* Racy check: no lock to see that there is nothing to take. */
+	cpu_sync(cpu);
 	hw_read(sl->hw, cpu, &n->line);
 	if (!n->nr_partial)
 		return NULL;
@@ -165,6 +166,8 @@ static struct page *get_any_partial(struct slub *sl, struct sim_cpu *cpu, struct
 	for (int i = 1; i < sl->k->m->nodes; i++) {
 		int nid = (searchnode + i) % sl->k->m->nodes;
 		struct kmem_cache_node *n = get_node(s, nid);
+		cpu_sync(cpu);
+		hw_read(sl->hw, cpu, &n->line);
 		if (n->nr_partial > MIN_PARTIAL) {
 			struct page *page = get_partial_node(sl, cpu, n);
 			if (page)
@@ -285,6 +288,7 @@ static void unfreeze_slab(struct slub *sl, struct sim_cpu *cpu, struct kmem_cach
 		slab_unlock(sl, cpu, page);
 	} else {
 		stat(c, DEACTIVATE_EMPTY);
+		cpu_sync(cpu);	/* a racy read of nr_partial */
 		hw_read(sl->hw, cpu, &n->line);
 		if (n->nr_partial < MIN_PARTIAL) {
 			/* keep an empty slab to spare the page allocator, after

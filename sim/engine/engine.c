@@ -3,7 +3,9 @@
  * A CPU that must wait (cpu_sync found someone behind it) puts itself in the
  * ready heap and hands the host thread straight to the earliest CPU, without
  * a trip through the loop; only timers are dispatched by the loop itself.
- * At equal times timers go first, then CPUs in the order they were queued. */
+ * Of the waiting, at equal times timers go first, then CPUs in CPU order; a
+ * CPU already running at that time goes on (cpu_sync yields only to an
+ * earlier time). */
 #include "engine.h"
 
 #include <stdlib.h>

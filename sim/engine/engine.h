@@ -11,7 +11,8 @@
  * tree with one leaf per CPU (the hot path: a yield updates two leaf-to-root
  * paths and switches fibers once), and timers in the calendar queue.
  * `horizon` caches the earliest of both. CPUs resuming at the same cycle run
- * in CPU order; timers at that cycle run before them. */
+ * in CPU order; timers at that cycle run before them (a CPU already running
+ * at that cycle goes on: cpu_sync yields only to an earlier time). */
 #ifndef SIM_ENGINE_H
 #define SIM_ENGINE_H
 
@@ -32,7 +33,8 @@ struct sim_cpu {
 	int sym;		/* profile symbol being charged */
 	int in_slab;		/* > 0 while inside the slab allocator */
 	bool queued;		/* waiting in the engine's ready heap */
-	bool asleep;		/* idle, waiting for eng_wake_cpu */
+	bool asleep;		/* suspended, waiting for eng_wake_cpu */
+	bool idle_wait;		/* suspended in the idle loop (not spinning) */
 	struct fiber *cur;	/* the fiber running on this CPU */
 	struct engine *eng;
 	void *kernel;		/* the kernel model's per-CPU state */

@@ -111,6 +111,13 @@ static inline void sharers_clear(struct hw *hw, struct hw_line *l)
 	l->nsharers = 0;
 }
 
+void hw_line_set_owner(struct hw *hw, struct hw_line *l, int cpu)
+{
+	sharers_clear(hw, l);
+	l->owner = (int16_t)cpu;
+	l->src = (int16_t)cpu;
+}
+
 /* The sharer other than `cpu` farthest from it: an invalidation waits for it. */
 static int farthest_sharer(const struct hw *hw, const struct hw_line *l, int cpu)
 {
@@ -220,8 +227,9 @@ void hw_spinners_reread(struct hw *hw, struct hw_line *l, int writer, uint64_t t
 
 /* A line this CPU holds modified is a hit that needs no sync: no other CPU
  * can hold a copy without a transfer from here. One that runs later but is
- * behind in time may still take it, which shifts a cost, never a value a
- * lock protects (locks order their own acquisitions). */
+ * behind in time may still take it first; that shifts a cost, and the data
+ * a lock protects is still seen in lock order (locks sync). Code that makes
+ * a decision on an unlocked, racy read syncs itself before reading. */
 void hw_read(struct hw *hw, struct sim_cpu *cpu, struct hw_line *l)
 {
 	if (l->owner == cpu->id)
@@ -315,8 +323,10 @@ void hw_mem_lines(struct hw *hw, struct sim_cpu *cpu, int lines, int node)
 		done = hw_transaction(hw, cpu->id, &tmp, -1, t);
 	}
 	uint64_t lat = hw->m->topo[cpu->id].node == node ? hw->m->mem_local : hw->m->mem_remote;
-	/* the first miss is waited for in full, the others overlap (mlp) */
-	cpu_charge(cpu, (done - t) + (uint64_t)(lines - 1) * lat / hw->mlp);
+	/* the first miss is waited for in full and the others overlap (mlp),
+	 * unless the fabric's queue is the longer wait */
+	uint64_t overlapped = lat + (uint64_t)(lines - 1) * lat / hw->mlp;
+	cpu_charge(cpu, done - t > overlapped ? done - t : overlapped);
 }
 
 void hw_obj_access(struct hw *hw, struct sim_cpu *cpu, hw_objline *ol, int lines,

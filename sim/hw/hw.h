@@ -62,6 +62,7 @@ struct hw {
 	struct hw_waiter **scratch;	/* ncpus slots for ordering re-reads */
 	struct hw_stats stats;
 	struct hw_lock_class *classes;	/* registered lock classes, for reports */
+	char lock_error[256];		/* first broken lock invariant, if any */
 	int nclasses;
 	int sym_spin_lock, sym_spin_unlock;
 	uint32_t cost_spin_lock, cost_spin_unlock;
@@ -104,6 +105,9 @@ void hw_spinners_reread(struct hw *hw, struct hw_line *l, int writer, uint64_t t
 /* A store that takes the line exclusively but does not stall the CPU (it
  * sits in the store buffer): returns when it completes. No re-reads. */
 uint64_t hw_store_posted(struct hw *hw, struct sim_cpu *cpu, struct hw_line *l);
+
+/* `cpu` now holds `l` modified and no one else has a copy. */
+void hw_line_set_owner(struct hw *hw, struct hw_line *l, int cpu);
 
 /* CPU `cpu` (a spinner) re-reads `l` from `from` no earlier than `t`;
  * returns when it has its shared copy. */

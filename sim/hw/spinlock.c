@@ -37,6 +37,7 @@ static void got_lock(struct hw_lock *lk, int cpu, uint64_t t)
 	lk->holder = (int16_t)cpu;
 	lk->hold_start = t;
 	c->acquisitions++;
+	c->held++;
 }
 
 static void count_wait(struct hw_lock_class *c, uint64_t wait)
@@ -79,7 +80,8 @@ static void wait_for_lock(struct hw *hw, struct sim_cpu *cpu, struct hw_lock *lk
 	lk->line->spin = lk->wq_head;
 	lk->cls->contentions++;
 	lk->cls->con_bounces += bounce;
-	cpu_suspend(cpu);	/* resumed by the release that hands it over */
+	while (lk->holder != cpu->id)
+		cpu_suspend(cpu);	/* resumed by the release that hands it over */
 }
 
 /* Remove waiter w (whose predecessor is prev) from the queue. */
@@ -132,11 +134,12 @@ bool hw_spin_trylock(struct hw *hw, struct sim_cpu *cpu, struct hw_lock *lk)
 	cpu_sync(cpu);
 	bool ticketed = lk->ops->ticketed;
 	if (ticketed)
-		hw_read(hw, cpu, lk->line);
+		hw_read(hw, cpu, lk->line);	/* may advance the clock ... */
 	bool ok = lk->holder < 0;
 	if (ok || !ticketed) {
 		lk->cls->acq_bounces += lk->line->owner != cpu->id;
-		hw_atomic(hw, cpu, lk->line);
+		hw_atomic(hw, cpu, lk->line);	/* ... so this may yield */
+		ok = ok && lk->holder < 0;	/* a cmpxchg that lost fails */
 	}
 	if (ok) {
 		lk->tail += ticketed;
@@ -154,6 +157,10 @@ void hw_spin_unlock(struct hw *hw, struct sim_cpu *cpu, struct hw_lock *lk)
 	int prev = sym_enter(cpu, lk->cls->spin_sym >= 0 ? hw->sym_spin_unlock : cpu->sym);
 	cpu_charge(cpu, hw->cost_spin_unlock);
 	cpu_sync(cpu);
+	if (lk->holder != cpu->id && !hw->lock_error[0])
+		snprintf(hw->lock_error, sizeof(hw->lock_error), "lock %s released by CPU %d "
+			 "but held by %d", lk->cls->name, cpu->id, lk->holder);
+	lk->cls->held--;
 	count_hold(lk, cpu->clock);
 	lk->head += lk->ops->ticketed;
 	if (!lk->wq_head) {
@@ -219,12 +226,22 @@ static struct hw_waiter *byte_handoff(struct hw *hw, struct sim_cpu *cpu, struct
 	}
 	uint64_t seen = hw_reread(hw, win->cpu, l, cpu->id, t);
 	*when = hw_transaction(hw, win->cpu, l, cpu->id, seen) + hw->m->atomic;
-	l->owner = (int16_t)win->cpu;
-	l->nsharers = 0;
+	hw_line_set_owner(hw, l, win->cpu);
 	unqueue(lk, win_prev, win);
 	if (lk->wq_head)
 		hw_spinners_reread(hw, l, win->cpu, *when);
 	return win;
+}
+
+int hw_locks_check(const struct hw *hw, struct sim_err *err)
+{
+	if (hw->lock_error[0])
+		return sim_fail(err, "%s", hw->lock_error);
+	for (const struct hw_lock_class *c = hw->classes; c; c = c->next)
+		if (c->held)
+			return sim_fail(err, "lock class %s: %lld lock(s) still held at the end",
+					c->name, (long long)c->held);
+	return 0;
 }
 
 static const struct hw_lock_ops lock_ops[NR_LOCK_KINDS] = {

@@ -43,6 +43,7 @@ struct hw_lock_class {
 	uint64_t acquisitions, contentions, acq_bounces, con_bounces;
 	uint64_t wait_total, wait_min, wait_max;
 	uint64_t hold_total, hold_min, hold_max;
+	int64_t held;		/* locks of the class held now (0 when all is done) */
 	struct hw_lock_class *next;
 };
 
@@ -81,6 +82,10 @@ static inline bool hw_lock_held(const struct hw_lock *lk)
 {
 	return lk->holder >= 0;
 }
+
+/* Lock invariants: each class's locks all released; no release by a CPU
+ * that did not hold the lock. Returns -1 with a message if one broke. */
+int hw_locks_check(const struct hw *hw, struct sim_err *err);
 
 /* Parse a lock kind name; -1 if unknown. */
 int hw_lock_kind_parse(const char *s);

@@ -255,6 +255,7 @@ static int load_balance(struct sched *s, struct sim_cpu *cpu, bool newidle)
 	int psym = sym_enter(cpu, s->sym_balance);
 	cpu_charge(cpu, s->cost_balance);
 	rq->next_balance = cpu->clock + s->balance_interval;
+	cpu_sync(cpu);	/* the scan reads other queues' lengths (racy, as in the kernel) */
 	int busiest = -1, most = rq->nr_running;
 	for (int i = 0; i < s->ncpus; i++)
 		if (s->rq[i].nr_running > most && s->rq[i].nheap > 0) {
@@ -277,12 +278,21 @@ static int load_balance(struct sched *s, struct sim_cpu *cpu, bool newidle)
 	return moved;
 }
 
+/* Wake a CPU that sleeps in its idle loop; a CPU spinning on a lock is
+ * suspended too, but only the lock's release may resume it. */
+static void wake_idle_cpu(struct sched *s, int cpu, uint64_t t)
+{
+	struct sim_cpu *c = &s->k->eng->cpus[cpu];
+	if (c->idle_wait)
+		eng_wake_cpu(c, t, -1);
+}
+
 static void balance_timer_fn(struct sim_event *ev)
 {
 	struct rq *rq = ev->arg;
 	struct sched *s = (struct sched *)(uintptr_t)ev->data;
 	rq->balance_timer = NULL;
-	eng_wake_cpu(&s->k->eng->cpus[rq->cpu], ev->time, -1);
+	wake_idle_cpu(s, rq->cpu, ev->time);
 }
 
 /* An idle CPU's tick: it wakes at its next balance time to look for work. */
@@ -334,6 +344,7 @@ static void idle_loop(struct task *idle, void *arg)
 			continue;
 		/* No yield from this check to cpu_suspend(): a wake-up that
 		 * queued a task meanwhile is seen here, none is lost. */
+		cpu_sync(cpu);
 		if (rq->nheap)
 			continue;
 		bool work = false;
@@ -346,7 +357,9 @@ static void idle_loop(struct task *idle, void *arg)
 			s->nr_idle_unarmed++;
 		}
 		cpu->sym = s->k->eng->sym_idle;
+		cpu->idle_wait = true;
 		cpu_suspend(cpu);
+		cpu->idle_wait = false;
 		if (rq->balance_timer) {
 			eng_timer_cancel(s->k->eng, rq->balance_timer);
 			rq->balance_timer = NULL;
@@ -371,9 +384,12 @@ void sched_preempt_point(struct task *t)
 
 /* --- wake-up --- */
 
-/* select_task_rq_fair() of 2.6.25: wake-affine pulls a sync wakee to the
- * waker's CPU when both run briefly after waking others (avg_overlap), or
- * when that keeps the load balanced; else it stays where it last ran. */
+/* select_task_rq_fair() of 2.6.25, with run-queue lengths for loads:
+ * wake-affine pulls a sync wakee to the waker's CPU when both run briefly
+ * after waking others (avg_overlap), or when that keeps the load balanced
+ * (imbalance_pct); passive balancing (SD_WAKE_BALANCE) takes it there when
+ * the waker's CPU is not busier. Else it stays where it last ran. The
+ * kernel's "idle enough" test on tl_per_task is approximated by the last. */
 static int select_task_rq(struct sched *s, struct task *waker, struct task *p, bool sync)
 {
 	int prev = p->cpu, this = waker->cpu;
@@ -410,7 +426,7 @@ static void enqueue_sleeper(struct sched *s, struct rq *rq, struct task *p)
 static void check_preempt(struct sched *s, struct rq *rq, struct task *p, uint64_t now)
 {
 	if (rq->curr == rq->idle) {
-		eng_wake_cpu(&s->k->eng->cpus[rq->cpu], now, -1);
+		wake_idle_cpu(s, rq->cpu, now);
 		return;
 	}
 	update_curr(rq, now);
@@ -443,10 +459,11 @@ bool try_to_wake_up(struct task *waker, struct task *p, bool sync)
 		if (!p->on_cpu && !p->on_rq) {	/* it really sleeps: queue it */
 			int target = select_task_rq(s, waker, p, sync);
 			struct rq *trq = &s->rq[target];
-			if (target != p->cpu) {
+			if (target != p->cpu) {	/* set_task_cpu() */
+				uint64_t rel = p->vruntime - prq->min_vruntime;
 				hw_spin_unlock(hw, cpu, &prq->lock);
 				hw_spin_lock(hw, cpu, &trq->lock);
-				p->vruntime = p->vruntime - prq->min_vruntime + trq->min_vruntime;
+				p->vruntime = rel + trq->min_vruntime;
 				p->cpu = target;
 				s->migrations++;
 				prq = trq;
@@ -465,7 +482,8 @@ bool try_to_wake_up(struct task *waker, struct task *p, bool sync)
 static void task_entry(void *arg)
 {
 	struct task *t = arg;
-	finish_task_switch(&t->k->sched, t);
+	if (t->fn != idle_loop)	/* the idle tasks start the CPUs: no switch to finish */
+		finish_task_switch(&t->k->sched, t);
 	t->fn(t, t->arg);
 	do_exit(t);
 }

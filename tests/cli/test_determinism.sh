@@ -2,7 +2,7 @@
 # byte but the wall-clock fields; another seed gives a different run with a
 # statistically close result (away from the collapse, where runs are bistable).
 . tests/cli/lib.sh
-W='hackbench 10 process 30'
+W='hackbench 20 process 100'
 P='slub_min_objects=32 slub_max_order=3'
 for s in 1 1 2 3; do
 	n=$(ls "$TMP" | grep -c seed || true)
