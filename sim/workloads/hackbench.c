@@ -136,7 +136,8 @@ static void hb_parent(struct task *t, void *arg)
 	hb->stop = task_cpu(t)->clock;
 	kernel_mark(k, false);
 	hb->done = true;
-	k->eng->stop = true;
+	/* the parent exits too; the run ends when every CPU is idle, so that
+	 * nothing is left half done (a lock held, a switch not finished) */
 }
 
 static int hb_parse_cmdline(struct param_set *ps, int argc, char **argv, struct sim_err *err)
