@@ -71,6 +71,10 @@ struct slub {
 	int ncaches, caches_cap;
 };
 
+/* slub_check.c */
+void slub_cache_info(void *state, struct kmem_cache *kc, struct cache_info *out);
+int slub_check(void *state, struct kmem_cache *kc, struct sim_err *err);
+
 /* slub_order.c */
 int slub_calculate_sizes(struct slub *sl, struct slub_cache *s, unsigned int objsize,
 			 unsigned int align, unsigned long flags, unsigned int *size_out);

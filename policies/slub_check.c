@@ -1,0 +1,107 @@
+/* slub_check.c - what SLUB shows and what it promises: each cache's
+ * geometry, counters and slabs for the reports, and the invariants of its
+ * free chains, partial lists and counters. */
+#include <string.h>
+
+#include "slub.h"
+
+void slub_cache_info(void *state, struct kmem_cache *kc, struct cache_info *out)
+{
+	struct slub *sl = state;
+	struct slub_cache *s = kc->priv;
+	memset(out, 0, sizeof(*out));
+	out->order = (unsigned int)s->order;
+	out->objs_per_slab = (unsigned int)s->objects;
+	if (s->kc != kc)	/* an alias: its numbers are its target's */
+		return;
+	out->slabs = (uint64_t)s->nall;
+	out->slabs_peak = s->slabs_peak;
+	for (int nid = 0; nid < sl->k->m->nodes; nid++)
+		out->partial += s->node[nid].nr_partial;
+	for (int i = 0; i < s->nall; i++)
+		out->objects += s->all[i]->objects;
+	for (int i = 0; i < sl->k->ncaches; i++) {
+		struct kmem_cache *c = sl->k->caches[i];
+		if (c == kc || c->alias == kc)
+			out->active += c->live;
+	}
+	out->nstats = NR_SLUB_STAT_ITEMS;
+	for (int si = 0; si < NR_SLUB_STAT_ITEMS; si++) {
+		out->stats[si].name = slub_stat_name[si];
+		for (int cpu = 0; cpu < sl->k->m->ncpus; cpu++)
+			out->stats[si].value += s->cpu_slab[cpu].stat[si];
+	}
+	out->ntunables = 2;
+	out->tunables[0] = (struct slab_stat){ "min_partial", MIN_PARTIAL };
+	out->tunables[1] = (struct slab_stat){ "aliases", (uint64_t)(s->refcount - 1) };
+}
+
+/* Every slab: its free chains are acyclic, hold only free objects, and with
+ * the live objects account for every slot; lists and counters agree. */
+int slub_check(void *state, struct kmem_cache *kc, struct sim_err *err)
+{
+	struct slub *sl = state;
+	struct slub_cache *s = kc->priv;
+	if (s->kc != kc)
+		return 0;
+	uint64_t live = 0;
+	long nr_slabs = 0;
+	for (int nid = 0; nid < sl->k->m->nodes; nid++) {
+		struct kmem_cache_node *n = &s->node[nid];
+		unsigned long cnt = 0;
+		struct page *page;
+		list_for_each_entry(page, &n->partial, lru) {
+			if (page->slab != kc || (page->flags & PG_frozen) || page->freelist == OBJ_NIL)
+				return sim_fail(err, "slub %s: slab pfn %llu on node %d's partial list "
+						"is frozen, foreign or has no free object", kc->name,
+						(unsigned long long)page->pfn, nid);
+			if (++cnt > (unsigned long)s->nall)
+				return sim_fail(err, "slub %s: partial list of node %d loops", kc->name, nid);
+		}
+		if (cnt != n->nr_partial)
+			return sim_fail(err, "slub %s: node %d has %lu partial slabs but nr_partial = %lu",
+					kc->name, nid, cnt, n->nr_partial);
+		nr_slabs += n->nr_slabs;
+	}
+	if (nr_slabs != s->nall)
+		return sim_fail(err, "slub %s: nr_slabs = %ld but %d slabs exist", kc->name,
+				nr_slabs, s->nall);
+	for (int i = 0; i < s->nall; i++) {
+		struct page *page = s->all[i];
+		unsigned int nfree = 0, nlive = 0;
+		uint16_t chains[2] = { page->freelist, OBJ_NIL };
+		for (int cpu = 0; cpu < sl->k->m->ncpus; cpu++)
+			if (s->cpu_slab[cpu].page == page)
+				chains[1] = s->cpu_slab[cpu].freelist;
+		for (int ch = 0; ch < 2; ch++)
+			for (uint16_t o = chains[ch]; o != OBJ_NIL; o = page->obj[o].next) {
+				if (o >= page->objects || page->obj[o].live || ++nfree > page->objects)
+					return sim_fail(err, "slub %s: slab pfn %llu: free chain reaches "
+							"object %u, which is live, out of range or "
+							"seen twice", kc->name,
+							(unsigned long long)page->pfn, o);
+			}
+		for (unsigned int o = 0; o < page->objects; o++)
+			nlive += page->obj[o].live;
+		if (nfree + nlive != page->objects)
+			return sim_fail(err, "slub %s: slab pfn %llu: %u free + %u live != %u objects "
+					"(an object was lost)", kc->name, (unsigned long long)page->pfn,
+					nfree, nlive, page->objects);
+		if (!(page->flags & PG_frozen) && page->inuse != nlive)
+			return sim_fail(err, "slub %s: slab pfn %llu: inuse = %u but %u objects live",
+					kc->name, (unsigned long long)page->pfn, page->inuse, nlive);
+		live += nlive;
+	}
+	uint64_t booked = 0;
+	for (int i = 0; i < sl->k->ncaches; i++) {
+		struct kmem_cache *c = sl->k->caches[i];
+		if (c == kc || c->alias == kc)
+			booked += c->live;
+	}
+	if (live != booked)
+		return sim_fail(err, "slub %s: %llu objects live in slabs but %llu allocated and "
+				"not freed", kc->name, (unsigned long long)live,
+				(unsigned long long)booked);
+	return 0;
+}
+

@@ -1,0 +1,153 @@
+/* sched_idle.c - load balancing (periodic and on going idle), the idle
+ * loop, and the idle CPUs' ticks. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sched_internal.h"
+
+/* --- load balancing --- */
+
+/* Move tasks from `src` (locked) to `dst` (locked), keeping vruntime fair. */
+static int move_tasks(struct sched *s, struct rq *dst, struct rq *src, int n)
+{
+	int moved = 0;
+	while (moved < n && src->nheap > 0) {
+		struct task *t = src->heap[src->nheap - 1];	/* the last in line */
+		heap_remove(src, t);
+		src->nr_running--;
+		t->vruntime = t->vruntime - src->min_vruntime + dst->min_vruntime;
+		t->cpu = dst->cpu;
+		heap_push(dst, t);
+		dst->nr_running++;
+		dst->migrations_in++;
+		s->migrations++;
+		moved++;
+	}
+	return moved;
+}
+
+/* load_balance(): pull from the busiest run queue if it has clearly more.
+ * Reading other queues' lengths is racy in the kernel too. */
+int load_balance(struct sched *s, struct sim_cpu *cpu, bool newidle)
+{
+	struct hw *hw = s->k->hw;
+	struct rq *rq = &s->rq[cpu->id];
+	int psym = sym_enter(cpu, s->sym_balance);
+	cpu_charge(cpu, s->cost_balance);
+	rq->next_balance = cpu->clock + s->balance_interval;
+	cpu_sync(cpu);	/* the scan reads other queues' lengths (racy, as in the kernel) */
+	int busiest = -1, most = rq->nr_running;
+	for (int i = 0; i < s->ncpus; i++)
+		if (s->rq[i].nr_running > most && s->rq[i].nheap > 0) {
+			most = s->rq[i].nr_running;
+			busiest = i;
+		}
+	int moved = 0;
+	int want = newidle ? 1 : (most - rq->nr_running) / 2;
+	if (busiest >= 0 && want > 0 && most - rq->nr_running >= (newidle ? 1 : 2)) {
+		struct rq *b = &s->rq[busiest];
+		struct rq *first = b->cpu < rq->cpu ? b : rq;	/* double_rq_lock order */
+		struct rq *second = first == b ? rq : b;
+		hw_spin_lock(hw, cpu, &first->lock);
+		hw_spin_lock(hw, cpu, &second->lock);
+		moved = move_tasks(s, rq, b, want);
+		hw_spin_unlock(hw, cpu, &second->lock);
+		hw_spin_unlock(hw, cpu, &first->lock);
+	}
+	sym_exit(cpu, psym);
+	return moved;
+}
+
+/* Wake a CPU that sleeps in its idle loop; a CPU spinning on a lock is
+ * suspended too, but only the lock's release may resume it. */
+void wake_idle_cpu(struct sched *s, int cpu, uint64_t t)
+{
+	struct sim_cpu *c = &s->k->eng->cpus[cpu];
+	if (c->idle_wait)
+		eng_wake_cpu(c, t, -1);
+}
+
+static void balance_timer_fn(struct sim_event *ev)
+{
+	struct rq *rq = ev->arg;
+	struct sched *s = (struct sched *)(uintptr_t)ev->data;
+	rq->balance_timer = NULL;
+	wake_idle_cpu(s, rq->cpu, ev->time);
+}
+
+/* An idle CPU's tick: it wakes at its next balance time to look for work. */
+static void arm_idle_tick(struct sched *s, struct rq *rq, uint64_t now)
+{
+	if (rq->balance_timer)
+		return;
+	uint64_t t = rq->next_balance > now ? rq->next_balance : now;
+	rq->balance_timer = eng_timer_at(s->k->eng, t, balance_timer_fn, rq,
+					 (uint64_t)(uintptr_t)s);
+	if (rq->idle_unarmed) {
+		rq->idle_unarmed = false;
+		s->nr_idle_unarmed--;
+	}
+}
+
+/* A task now waits behind a running one: idle CPUs whose ticks were
+ * stopped (nothing to steal when they went idle) start them again, as the
+ * nohz idle balancer would. */
+void kick_idle_cpus(struct sched *s, uint64_t now)
+{
+	if (!s->nr_idle_unarmed)
+		return;
+	for (int i = 0; i < s->ncpus && s->nr_idle_unarmed; i++)
+		if (s->rq[i].idle_unarmed)
+			arm_idle_tick(s, &s->rq[i], now);
+}
+
+/* cpu_idle(): run what is queued here; else pull work; else sleep until a
+ * wake-up (or the next balance tick, while other CPUs have work queued). */
+void idle_loop(struct task *idle, void *arg)
+{
+	struct sched *s = arg;
+	struct hw *hw = s->k->hw;
+	for (;;) {
+		struct sim_cpu *cpu = task_cpu(idle);
+		struct rq *rq = &s->rq[cpu->id];
+		hw_spin_lock(hw, cpu, &rq->lock);
+		struct task *next = heap_pop(rq);
+		if (next) {
+			next->on_rq = false;
+			hw_read(hw, cpu, &next->line);
+			cpu_charge(cpu, s->cost_idle_exit);
+			context_switch(s, rq, cpu, idle, next);
+			continue;
+		}
+		hw_spin_unlock(hw, cpu, &rq->lock);
+		if (load_balance(s, cpu, true))
+			continue;
+		/* No yield from this check to cpu_suspend(): a wake-up that
+		 * queued a task meanwhile is seen here, none is lost. */
+		cpu_sync(cpu);
+		if (rq->nheap)
+			continue;
+		bool work = false;
+		for (int i = 0; i < s->ncpus && !work; i++)
+			work = s->rq[i].nheap > 0;
+		if (work) {
+			arm_idle_tick(s, rq, cpu->clock);
+		} else if (!rq->balance_timer && !rq->idle_unarmed) {
+			rq->idle_unarmed = true;	/* tick stopped: nothing to steal */
+			s->nr_idle_unarmed++;
+		}
+		cpu->sym = s->k->eng->sym_idle;
+		cpu->idle_wait = true;
+		cpu_suspend(cpu);
+		cpu->idle_wait = false;
+		if (rq->balance_timer) {
+			eng_timer_cancel(s->k->eng, rq->balance_timer);
+			rq->balance_timer = NULL;
+		}
+		if (rq->idle_unarmed) {
+			rq->idle_unarmed = false;
+			s->nr_idle_unarmed--;
+		}
+	}
+}
