@@ -78,6 +78,8 @@ void hw_line_init(struct hw *hw, struct hw_line *l, int node)
 	l->home = (uint16_t)node;
 	l->ready = 0;
 	l->spin = NULL;
+	l->watch = NULL;
+	l->spin_first_only = false;
 	l->sharers0 = 0;
 	l->more = hw->nwords > 1 ? arena_words(hw, hw->nwords - 1) : NULL;
 }
@@ -197,12 +199,15 @@ uint64_t hw_transaction(struct hw *hw, int cpu, struct hw_line *l, int from, uin
 		res_hold(r[i], start, occ[i]);
 	hw->stats.queue_cycles += start - t;
 	uint64_t done = start + lat;
-	/* The line stays busy at its serialization point (the hub's snoop
-	 * filter, the home agent) for the request's occupancy there, which
-	 * with retries can outlast the transfer; inside a die, for the
-	 * transfer through the shared cache. */
-	if (!ideal)
-		l->ready = start + (nr ? m->occ_line : lat);
+	/* The line stays busy at its serialization point for the transfer.
+	 * A request that found the line busy (a conflict) is retried at the
+	 * hub or home agent and holds it for the line occupancy, which may
+	 * outlast the transfer; alone, a request costs just its latency. */
+	if (!ideal) {
+		bool conflict = l->ready > t;
+		uint64_t busy = nr && conflict && m->occ_line > lat ? m->occ_line : lat;
+		l->ready = start + busy;
+	}
 	return done;
 }
 
@@ -221,8 +226,32 @@ uint64_t hw_reread(struct hw *hw, int cpu, struct hw_line *l, int from, uint64_t
 
 void hw_spinners_reread(struct hw *hw, struct hw_line *l, int writer, uint64_t t)
 {
-	for (struct hw_waiter *w = l->spin; w; w = w->next)
+	for (struct hw_waiter *w = l->spin; w; w = w->next) {
 		hw_reread(hw, w->cpu, l, writer, t);
+		if (l->spin_first_only)
+			break;
+	}
+}
+
+void hw_watch(struct hw *hw, struct sim_cpu *cpu, struct hw_line *l)
+{
+	cpu_sync(cpu);
+	struct hw_waiter *w = &hw->waiter[cpu->id];
+	w->lock = NULL;
+	w->sym = cpu->sym;
+	w->since = cpu->clock;
+	w->next = l->watch;
+	l->watch = w;
+	cpu_suspend(cpu);
+}
+
+/* A write to `l` completed at t: the CPUs watching it see it then. */
+static void wake_watchers(struct hw *hw, struct hw_line *l, uint64_t t)
+{
+	struct hw_waiter *w = l->watch;
+	l->watch = NULL;
+	for (; w; w = w->next)
+		eng_wake_cpu(&hw->eng->cpus[w->cpu], t, w->sym);
 }
 
 /* A line this CPU holds modified is a hit that needs no sync: no other CPU
@@ -286,30 +315,40 @@ static void hw_own(struct hw *hw, struct sim_cpu *cpu, struct hw_line *l)
 uint64_t hw_store_posted(struct hw *hw, struct sim_cpu *cpu, struct hw_line *l)
 {
 	cpu_sync(cpu);
-	return hw_take(hw, cpu->id, l, cpu->clock);
+	uint64_t done = hw_take(hw, cpu->id, l, cpu->clock);
+	if (l->watch)
+		wake_watchers(hw, l, done);
+	return done;
 }
 
 void hw_write(struct hw *hw, struct sim_cpu *cpu, struct hw_line *l)
 {
-	if (l->owner == cpu->id)
+	if (l->owner == cpu->id && !l->watch)
 		return;
 	cpu_sync(cpu);
 	hw_own(hw, cpu, l);
 	if (l->spin)
 		hw_spinners_reread(hw, l, cpu->id, cpu->clock);
+	if (l->watch)
+		wake_watchers(hw, l, cpu->clock);
 }
 
 void hw_atomic(struct hw *hw, struct sim_cpu *cpu, struct hw_line *l)
 {
-	if (l->owner == cpu->id) {
+	if (l->owner == cpu->id && !l->watch) {
 		cpu_charge(cpu, hw->m->atomic);
 		return;
 	}
 	cpu_sync(cpu);
-	hw_own(hw, cpu, l);
-	cpu_charge(cpu, hw->m->atomic);
+	/* a locked op on a line from elsewhere costs the hand-off, which the
+	 * machine file gives with the locked op included; on a line held
+	 * here (or its only copy) it costs the local atomic */
+	uint64_t done = hw_take(hw, cpu->id, l, cpu->clock);
+	cpu_charge(cpu, done > cpu->clock ? done - cpu->clock : hw->m->atomic);
 	if (l->spin)
 		hw_spinners_reread(hw, l, cpu->id, cpu->clock);
+	if (l->watch)
+		wake_watchers(hw, l, cpu->clock);
 }
 
 void hw_mem_lines(struct hw *hw, struct sim_cpu *cpu, int lines, int node)

@@ -161,11 +161,16 @@ static int load_topology(struct machine *m, const cJSON *root, const cJSON *src,
 	for (int a = 0; a < m->ncpus; a++)
 		for (int b = 0; b < m->ncpus; b++) {
 			const struct hw_cpu_topo *x = &m->topo[a], *y = &m->topo[b];
+			/* A class names what differs: with one die per socket two
+			 * cores of a socket are "same_socket"; with one socket per
+			 * node two sockets are "other_socket". */
+			bool one_die = m->dies_per_socket == 1;
+			bool one_socket = m->sockets_per_node == 1;
 			enum hw_dist d = a == b ? DIST_SAME_CORE
 				: x->core == y->core ? DIST_SMT
-				: x->die == y->die ? DIST_SAME_DIE
+				: x->die == y->die ? (one_die ? DIST_SAME_SOCKET : DIST_SAME_DIE)
 				: x->socket == y->socket ? DIST_SAME_SOCKET
-				: x->node == y->node ? DIST_OTHER_SOCKET
+				: x->node == y->node || one_socket ? DIST_OTHER_SOCKET
 				: DIST_OTHER_NODE;
 			m->dist[a * m->ncpus + b] = (uint8_t)d;
 		}
@@ -178,10 +183,11 @@ static bool dist_exists(const struct machine *m, enum hw_dist d)
 	switch (d) {
 	case DIST_SAME_CORE: return true;
 	case DIST_SMT: return m->threads_per_core > 1;
-	case DIST_SAME_DIE: return m->cores_per_die > 1;
-	case DIST_SAME_SOCKET: return m->dies_per_socket > 1;
-	case DIST_OTHER_SOCKET: return m->sockets_per_node > 1;
-	case DIST_OTHER_NODE: return m->nodes > 1;
+	case DIST_SAME_DIE: return m->cores_per_die > 1 && m->dies_per_socket > 1;
+	case DIST_SAME_SOCKET: return m->dies_per_socket > 1 || m->cores_per_die > 1;
+	case DIST_OTHER_SOCKET: return m->sockets_per_node > 1 ||
+				       (m->nodes > 1 && m->sockets_per_node == 1);
+	case DIST_OTHER_NODE: return m->nodes > 1 && m->sockets_per_node > 1;
 	default: return false;
 	}
 }

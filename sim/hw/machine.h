@@ -9,14 +9,17 @@
 
 #include "engine/error.h"
 
-/* Distance between two CPUs, nearest first. */
+/* Distance between two CPUs, nearest first. A class names the level that
+ * differs: on a machine with one die per socket, two cores of a socket are
+ * `same_socket` (there is no `same_die`); with one socket per node, two
+ * sockets are `other_socket` (there is no `other_node`). */
 enum hw_dist {
 	DIST_SAME_CORE = 0,	/* the same hardware thread */
 	DIST_SMT,		/* another thread of the same core */
-	DIST_SAME_DIE,		/* another core sharing the die's last-level cache */
-	DIST_SAME_SOCKET,	/* another die of the same package */
-	DIST_OTHER_SOCKET,	/* another package of the same memory node */
-	DIST_OTHER_NODE,	/* another NUMA node */
+	DIST_SAME_DIE,		/* another core of the die (a cache cluster: die, CCX) */
+	DIST_SAME_SOCKET,	/* another core or die of the same package */
+	DIST_OTHER_SOCKET,	/* another package */
+	DIST_OTHER_NODE,	/* a package of another node of several packages */
 	NR_DIST
 };
 
@@ -47,7 +50,9 @@ struct machine {
 	int ncpus, nsockets;
 	struct hw_cpu_topo *topo;	/* by CPU number */
 	uint8_t *dist;			/* ncpus x ncpus enum hw_dist */
-	uint32_t handoff[NR_DIST];	/* cycles to get a modified line from there */
+	uint32_t handoff[NR_DIST];	/* one-way hand-off of a line written at that
+					 * distance, locked cmpxchg included (what the
+					 * core-to-core-latency tool measures) */
 	uint32_t mem_local, mem_remote;	/* cycles to load a line from DRAM */
 	uint32_t atomic;		/* cycles of a locked op on a line held here */
 	enum hw_fabric fabric;

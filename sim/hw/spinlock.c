@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-const char *const hw_lock_kind_name[NR_LOCK_KINDS] = { "byte", "ticket" };
+const char *const hw_lock_kind_name[NR_LOCK_KINDS] = { "byte", "ticket", "queued" };
 
 int hw_lock_kind_parse(const char *s)
 {
@@ -132,11 +132,11 @@ bool hw_spin_trylock(struct hw *hw, struct sim_cpu *cpu, struct hw_lock *lk)
 	int prev = sym_enter(cpu, lock_sym(lk, cpu));
 	cpu_charge(cpu, hw->cost_spin_lock);
 	cpu_sync(cpu);
-	bool ticketed = lk->ops->ticketed;
-	if (ticketed)
+	bool ticketed = lk->ops->ticketed, read_first = lk->ops->read_first;
+	if (read_first)
 		hw_read(hw, cpu, lk->line);	/* may advance the clock ... */
 	bool ok = lk->holder < 0;
-	if (ok || !ticketed) {
+	if (ok || !read_first) {
 		lk->cls->acq_bounces += lk->line->owner != cpu->id;
 		hw_atomic(hw, cpu, lk->line);	/* ... so this may yield */
 		ok = ok && lk->holder < 0;	/* a cmpxchg that lost fails */
@@ -244,9 +244,21 @@ int hw_locks_check(const struct hw *hw, struct sim_err *err)
 	return 0;
 }
 
+/* Queued lock (qspinlock, 4.2+): the first waiter spins on the lock word and
+ * sees the release with one re-read; the others wait on their own nodes. */
+static struct hw_waiter *queued_handoff(struct hw *hw, struct sim_cpu *cpu, struct hw_lock *lk,
+					uint64_t t, uint64_t *when)
+{
+	struct hw_waiter *next = lk->wq_head;
+	*when = hw_reread(hw, next->cpu, lk->line, cpu->id, t);
+	unqueue(lk, NULL, next);
+	return next;
+}
+
 static const struct hw_lock_ops lock_ops[NR_LOCK_KINDS] = {
-	[LOCK_BYTE] = { .ticketed = false, .handoff = byte_handoff },
-	[LOCK_TICKET] = { .ticketed = true, .handoff = ticket_handoff },
+	[LOCK_BYTE] = { .ticketed = false, .read_first = false, .handoff = byte_handoff },
+	[LOCK_TICKET] = { .ticketed = true, .read_first = true, .handoff = ticket_handoff },
+	[LOCK_QUEUED] = { .ticketed = false, .read_first = true, .handoff = queued_handoff },
 };
 
 void hw_lock_init(struct hw_lock *lk, enum hw_lock_kind kind, struct hw_line *line,
@@ -257,4 +269,5 @@ void hw_lock_init(struct hw_lock *lk, enum hw_lock_kind kind, struct hw_line *li
 	lk->line = line;
 	lk->cls = cls;
 	lk->holder = -1;
+	line->spin_first_only = kind == LOCK_QUEUED;
 }

@@ -3,9 +3,11 @@
  * One interface, several kinds (struct hw_lock_ops): the `ticket` lock of
  * x86 2.6.25-4.1 (FIFO; on release every waiter re-reads the line and the
  * next ticket is somewhere among them, so the hand-off grows with the number
- * of waiters), and the `byte` test-and-set lock of x86 up to 2.6.24, which
- * is also what bit_spin_lock() on page->flags is (unfair: the waiter whose
- * re-read completes first wins). A waiting CPU is suspended; the release
+ * of waiters), the `byte` test-and-set lock of x86 up to 2.6.24, which is
+ * also what bit_spin_lock() on page->flags is (unfair: the waiter whose
+ * re-read completes first wins), and the `queued` lock of 4.2+ (qspinlock,
+ * MCS: waiters spin on their own queue node, only the first on the lock
+ * word, so a hand-off is one transfer whatever the number of waiters). A waiting CPU is suspended; the release
  * computes when the next holder sees the lock free and resumes it then,
  * charging the gap as spinning to the lock's symbol.
  *
@@ -21,7 +23,7 @@
 
 #include "hw.h"
 
-enum hw_lock_kind { LOCK_BYTE = 0, LOCK_TICKET, NR_LOCK_KINDS };
+enum hw_lock_kind { LOCK_BYTE = 0, LOCK_TICKET, LOCK_QUEUED, NR_LOCK_KINDS };
 
 extern const char *const hw_lock_kind_name[NR_LOCK_KINDS];
 
@@ -49,7 +51,8 @@ struct hw_lock_class {
 
 /* What differs between lock kinds: who gets a released lock, and when. */
 struct hw_lock_ops {
-	bool ticketed;		/* xadd a ticket on acquire; trylock reads first */
+	bool ticketed;		/* xadd a ticket on acquire */
+	bool read_first;	/* trylock reads the word, cmpxchg only if free */
 	/* Some CPUs wait; the release's store completes at t. Take the next
 	 * holder off the queue and say when it sees the lock free. */
 	struct hw_waiter *(*handoff)(struct hw *hw, struct sim_cpu *cpu, struct hw_lock *lk,

@@ -14,8 +14,9 @@
 const struct param_def kernel_param_defs[] = {
 	{ "kernel", PT_ENUM, "2.6.25", 0, 0, "2.6.24|2.6.25|2.6.26",
 	  "kernel version whose defaults (lock kind, SLUB era, scheduler) apply" },
-	{ "spinlock", PT_ENUM, "ticket", 0, 0, "byte|ticket",
-	  "x86 spinlock: byte (up to 2.6.24, unfair) or ticket (2.6.25-4.1, FIFO)" },
+	{ "spinlock", PT_ENUM, "ticket", 0, 0, "byte|ticket|queued",
+	  "x86 spinlock: byte (up to 2.6.24, unfair), ticket (2.6.25-4.1, FIFO) or "
+	  "queued (4.2+, MCS)" },
 	{ "node_mem_mb", PT_INT, "16384", 64, 1 << 22, NULL, "memory per NUMA node, MB" },
 	{ "sched_latency_ns", PT_DOUBLE, "20000000", 1e5, 1e10, NULL,
 	  "CFS target latency before scaling by 1+ilog2(ncpus)" },
@@ -44,7 +45,8 @@ int kernel_version_code(const char *v)
 int kernel_presets(struct param_set *ps, struct sim_err *err)
 {
 	int era = kernel_version_code(param_str(ps, "kernel"));
-	if (params_preset(ps, "spinlock", era >= 20625 ? "ticket" : "byte", err) < 0)
+	const char *lock = era >= 40200 ? "queued" : era >= 20625 ? "ticket" : "byte";
+	if (params_preset(ps, "spinlock", lock, err) < 0)
 		return -1;
 	/* sysctl_sched_wakeup_granularity: 10 ms, 5 ms in 2.6.25, 10 ms again */
 	if (params_preset(ps, "sched_wakeup_granularity_ns",

@@ -122,6 +122,8 @@ void sched_preempt_point(struct task *t)
 static int select_task_rq(struct sched *s, struct task *waker, struct task *p, bool sync)
 {
 	int prev = p->cpu, this = waker->cpu;
+	if (p->pinned >= 0)
+		return p->pinned;
 	if (prev == this || !s->wake_affine)
 		return prev;
 	long load = s->rq[prev].nr_running;

@@ -32,6 +32,7 @@ struct task {
 	int pid;
 	char comm[16];
 	int cpu;			/* the CPU it runs on, or last ran on */
+	int pinned;			/* the only CPU it may run on, or -1 */
 	enum task_state state;
 	bool on_rq;			/* runnable, waiting in a run queue */
 	bool on_cpu;			/* some CPU's current task */
@@ -105,6 +106,11 @@ void sched_destroy(struct sched *s);
  * time. `creator` may be NULL before the run starts (then on CPU `cpu`). */
 struct task *task_create(struct sched *s, struct task *creator, task_fn fn, void *arg,
 			 const char *comm, struct mm_struct *share_mm, int cpu);
+
+/* The same, bound to CPU `cpu` for its whole life (sched_setaffinity to one
+ * CPU, as benchmarks pin their threads). */
+struct task *task_create_pinned(struct sched *s, struct task *creator, task_fn fn, void *arg,
+				const char *comm, struct mm_struct *share_mm, int cpu);
 
 /* schedule(): give up the CPU. The caller sets t->state first to sleep. */
 void schedule(struct task *t);

@@ -12,9 +12,12 @@
 static int move_tasks(struct sched *s, struct rq *dst, struct rq *src, int n)
 {
 	int moved = 0;
-	while (moved < n && src->nheap > 0) {
-		struct task *t = src->heap[src->nheap - 1];	/* the last in line */
+	for (int i = src->nheap - 1; moved < n && i >= 0; i--) {
+		struct task *t = src->heap[i];	/* from the last in line */
+		if (t->pinned >= 0)
+			continue;
 		heap_remove(src, t);
+		i = src->nheap;			/* the heap moved: look again */
 		src->nr_running--;
 		t->vruntime = t->vruntime - src->min_vruntime + dst->min_vruntime;
 		t->cpu = dst->cpu;

@@ -37,6 +37,7 @@ static struct task *task_alloc(struct sched *s, task_fn fn, void *arg, const cha
 	t->fn = fn;
 	t->arg = arg;
 	t->heap_idx = -1;
+	t->pinned = -1;
 	t->saved_sym = s->k->sym_user;
 	INIT_LIST_HEAD(&t->wait_entry);
 	hw_line_init(s->k->hw, &t->line, 0);
@@ -63,11 +64,14 @@ static int find_idlest_cpu(struct sched *s)
 	return best;
 }
 
-struct task *task_create(struct sched *s, struct task *creator, task_fn fn, void *arg,
-			 const char *comm, struct mm_struct *share_mm, int cpu_hint)
+static struct task *do_task_create(struct sched *s, struct task *creator, task_fn fn,
+				   void *arg, const char *comm, struct mm_struct *share_mm,
+				   int cpu_hint, bool pin)
 {
 	struct hw *hw = s->k->hw;
 	struct task *t = task_alloc(s, fn, arg, comm);
+	if (pin)
+		t->pinned = cpu_hint;
 	if (share_mm) {
 		t->mm = share_mm;
 	} else {
@@ -89,7 +93,7 @@ struct task *task_create(struct sched *s, struct task *creator, task_fn fn, void
 	cpu_charge(cpu, share_mm ? s->cost_fork_thread : s->cost_fork_process);
 	hw_write(hw, cpu, &creator->line);
 	creator->live_children++;
-	int target = find_idlest_cpu(s);
+	int target = pin ? cpu_hint : find_idlest_cpu(s);
 	struct rq *rq = &s->rq[target];
 	hw_spin_lock(hw, cpu, &rq->lock);
 	t->cpu = target;
@@ -103,6 +107,18 @@ struct task *task_create(struct sched *s, struct task *creator, task_fn fn, void
 	hw_spin_unlock(hw, cpu, &rq->lock);
 	sym_exit(cpu, psym);
 	return t;
+}
+
+struct task *task_create(struct sched *s, struct task *creator, task_fn fn, void *arg,
+			 const char *comm, struct mm_struct *share_mm, int cpu)
+{
+	return do_task_create(s, creator, fn, arg, comm, share_mm, cpu, false);
+}
+
+struct task *task_create_pinned(struct sched *s, struct task *creator, task_fn fn, void *arg,
+				const char *comm, struct mm_struct *share_mm, int cpu)
+{
+	return do_task_create(s, creator, fn, arg, comm, share_mm, cpu, true);
 }
 
 void do_exit(struct task *t)

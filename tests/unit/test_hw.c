@@ -85,9 +85,14 @@ static void test_fabric_queueing(void **state)
 	uint64_t d2 = hw_transaction(&hw, 0, &b, 5, t0);
 	assert_int_equal(d1 - t0, m.handoff[DIST_OTHER_SOCKET]);
 	assert_true(d2 - t0 >= m.handoff[DIST_OTHER_SOCKET] + m.occ_bus);
-	/* the same line again: it waits for the line's occupancy */
-	uint64_t d3 = hw_transaction(&hw, 1, &a, 0, t0);
-	assert_true(d3 - t0 >= m.occ_line);
+	/* the same line again at the same time: it waits for the first
+	 * transfer; being a conflict it then holds the line for the line
+	 * occupancy, which a third request waits for */
+	uint64_t d3 = hw_transaction(&hw, 8, &a, 0, t0);
+	assert_int_equal(d3 - t0, 2 * m.handoff[DIST_OTHER_SOCKET]);
+	uint64_t d4 = hw_transaction(&hw, 12, &a, 8, t0);
+	assert_int_equal(d4 - t0, m.handoff[DIST_OTHER_SOCKET] + m.occ_line +
+				  m.handoff[DIST_OTHER_SOCKET]);
 }
 
 /* Spinners re-read after every write: a holder's later accesses to the same

@@ -42,7 +42,7 @@ static const char good[] =
 	"{ \"name\": \"t\", \"description\": \"test\", \"clock_ghz\": 2.0,\n"
 	"  \"topology\": { \"nodes\": 2, \"sockets_per_node\": 1, \"dies_per_socket\": 1,\n"
 	"                \"cores_per_die\": 2, \"threads_per_core\": 2 },\n"
-	"  \"handoff_cycles\": { \"same_core\": 1, \"smt\": 10, \"same_die\": 50, \"other_node\": 200 },\n"
+	"  \"handoff_cycles\": { \"same_core\": 1, \"smt\": 10, \"same_socket\": 50, \"other_socket\": 200 },\n"
 	"  \"memory_cycles\": { \"local\": 150, \"remote\": 250 },\n"
 	"  \"atomic_cycles\": 20,\n"
 	"  \"fabric\": { \"kind\": \"home\", \"home_occupancy_cycles\": 10,\n"
@@ -50,7 +50,7 @@ static const char good[] =
 	"  \"cost_table\": \"core2\",\n"
 	"  \"sources\": { \"clock_ghz\": \"s\", \"topology\": \"s\",\n"
 	"    \"handoff_cycles.same_core\": \"s\", \"handoff_cycles.smt\": \"s\",\n"
-	"    \"handoff_cycles.same_die\": \"s\", \"handoff_cycles.other_node\": \"s\",\n"
+	"    \"handoff_cycles.same_socket\": \"s\", \"handoff_cycles.other_socket\": \"s\",\n"
 	"    \"memory_cycles.local\": \"s\", \"memory_cycles.remote\": \"s\",\n"
 	"    \"atomic_cycles\": \"s\", \"fabric.home_occupancy_cycles\": \"s\",\n"
 	"    \"fabric.link_occupancy_cycles\": \"s\", \"fabric.line_occupancy_cycles\": \"est: s\" } }\n";
@@ -101,10 +101,11 @@ static void test_user_file_loads(void **state)
 	assert_int_equal(machine_load(&m, path, &err), 0);
 	assert_int_equal(m.ncpus, 8);
 	assert_int_equal(m.nodes, 2);
-	/* threads are numbered after all cores: cpu 4 is cpu 0's sibling */
+	/* threads are numbered after all cores: cpu 4 is cpu 0's sibling; one
+	 * die per socket and one socket per node name the classes */
 	assert_int_equal(machine_dist(&m, 0, 4), DIST_SMT);
-	assert_int_equal(machine_dist(&m, 0, 1), DIST_SAME_DIE);
-	assert_int_equal(machine_dist(&m, 0, 2), DIST_OTHER_NODE);
+	assert_int_equal(machine_dist(&m, 0, 1), DIST_SAME_SOCKET);
+	assert_int_equal(machine_dist(&m, 0, 2), DIST_OTHER_SOCKET);
 	assert_int_equal(m.mem_remote, 250);
 	machine_free(&m);
 	unlink(path);
@@ -124,7 +125,7 @@ static void test_bad_files(void **state)
 	/* inconsistent topology and figures */
 	expect_refused("\"nodes\": 2", "\"nodes\": 0", "topology.nodes");
 	expect_refused("\"cores_per_die\": 2, \"threads_per_core\": 2", "\"cores_per_die\": 1024, \"threads_per_core\": 8", "CPUs, more than");
-	expect_refused("\"same_die\": 50", "\"same_die\": 5", "must not get cheaper");
+	expect_refused("\"same_socket\": 50", "\"same_socket\": 5", "must not get cheaper");
 	expect_refused("\"smt\": 10, ", "", "handoff_cycles.smt");
 	/* a figure without a source */
 	expect_refused("\"atomic_cycles\": \"s\",", "", "has no entry in 'sources'");
