@@ -10,7 +10,8 @@
 
 static const char run_help[] =
 	"usage: slabsim run -m MACHINE -p POLICY -w WORKLOAD [NAME=VALUE ...]\n"
-	"                   [--seed N] [--json FILE] [--profile-rows N] [--quiet]\n"
+	"                   [--seed N] [--json FILE] [--plot FILE.png] [--profile-rows N]\n"
+	"                   [--quiet]\n"
 	"\n"
 	"Simulate WORKLOAD on MACHINE with the slab allocator POLICY and print the\n"
 	"workload's own result (hackbench: Time: S.MS), a slabinfo-style cache table\n"
@@ -25,6 +26,8 @@ static const char run_help[] =
 	"                       (`slabsim list params` shows them all)\n"
 	"  --seed N             the run's random seed (default 1); same seed, same JSON\n"
 	"  --json FILE          also write the results as JSON (written atomically)\n"
+	"  --plot FILE.png      draw the result with gnuplot (pingpong: heatmap); the\n"
+	"                       data (FILE.png.dat) and script (FILE.png.gp) stay beside it\n"
 	"  --profile-rows N     symbols shown in the profile (default 25)\n"
 	"  --quiet              print only the workload's result line\n"
 	"\n"
@@ -44,7 +47,7 @@ static int parse_u64(const char *s, uint64_t *out)
 int cmd_run(int argc, char **argv)
 {
 	struct run_config cfg = { .seed = 1 };
-	const char *json = NULL;
+	const char *json = NULL, *plot = NULL;
 	const char **assign = calloc((size_t)argc + 1, sizeof(*assign));
 	int rows = 25;
 	bool quiet = false;
@@ -80,6 +83,10 @@ int cmd_run(int argc, char **argv)
 			if (!has)
 				goto missing;
 			json = argv[++i];
+		} else if (!strcmp(a, "--plot")) {
+			if (!has)
+				goto missing;
+			plot = argv[++i];
 		} else if (!strcmp(a, "--profile-rows")) {
 			uint64_t v;
 			if (!has)
@@ -118,6 +125,9 @@ missing:
 	}
 	if (run_configure(r, &cfg, &err) < 0) {
 		status = cli_usage_error("%s", err.msg);
+	} else if (plot && !r->wl->plot) {
+		status = cli_usage_error("--plot: workload %s draws no plot (pingpong does)",
+					 r->wl->name);
 	} else {
 		int rc = run_execute(r, &err);
 		if (rc < 0) {
@@ -136,6 +146,8 @@ missing:
 					status = cli_usage_error("%s", err.msg);
 				cJSON_Delete(root);
 			}
+			if (plot && rc == 0 && r->wl->plot(r->wstate, plot, &err) < 0)
+				status = cli_usage_error("%s", err.msg);
 		}
 	}
 	run_free(r);

@@ -233,16 +233,21 @@ void hw_spinners_reread(struct hw *hw, struct hw_line *l, int writer, uint64_t t
 	}
 }
 
-void hw_watch(struct hw *hw, struct sim_cpu *cpu, struct hw_line *l)
+void hw_spin_until(struct hw *hw, struct sim_cpu *cpu, struct hw_line *l, const int *word,
+		   int want)
 {
-	cpu_sync(cpu);
-	struct hw_waiter *w = &hw->waiter[cpu->id];
-	w->lock = NULL;
-	w->sym = cpu->sym;
-	w->since = cpu->clock;
-	w->next = l->watch;
-	l->watch = w;
-	cpu_suspend(cpu);
+	for (;;) {
+		cpu_sync(cpu);	/* every earlier write is in: the test cannot miss one */
+		if (*word == want)
+			return;
+		struct hw_waiter *w = &hw->waiter[cpu->id];
+		w->lock = NULL;
+		w->sym = cpu->sym;
+		w->since = cpu->clock;
+		w->next = l->watch;
+		l->watch = w;
+		cpu_suspend(cpu);
+	}
 }
 
 /* A write to `l` completed at t: the CPUs watching it see it then. */

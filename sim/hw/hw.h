@@ -28,7 +28,7 @@ struct hw_line {
 	uint16_t home;		/* home node (memory it belongs to) */
 	uint64_t ready;		/* earlier transfers of this line finish then */
 	struct hw_waiter *spin;	/* CPUs spinning on it (a lock's waiters) */
-	struct hw_waiter *watch;	/* CPUs waiting for its next write (hw_watch) */
+	struct hw_waiter *watch;	/* CPUs waiting for its next write (hw_spin_until) */
 	bool spin_first_only;	/* queued lock: only the first waiter spins here */
 	uint64_t sharers0;	/* sharers among CPUs 0-63 */
 	uint64_t *more;		/* sharers among CPUs 64.., if the machine has them */
@@ -97,10 +97,12 @@ void hw_obj_access(struct hw *hw, struct sim_cpu *cpu, hw_objline *ol, int lines
  * from the memory of `node` in one go: they wait for the fabric like any miss. */
 void hw_mem_lines(struct hw *hw, struct sim_cpu *cpu, int lines, int node);
 
-/* Spin reading `l` until some other CPU writes it: the CPU is suspended and
- * resumes when that write completes (its read request already in flight),
- * the wait charged as spinning. */
-void hw_watch(struct hw *hw, struct sim_cpu *cpu, struct hw_line *l);
+/* Spin reading `l` until the int `word` it holds equals `want` (a flag
+ * polled in a loop): between writes of the line the CPU is suspended and
+ * resumes when a write completes (its read request already in flight), the
+ * wait charged as spinning. The word is read only in time order. */
+void hw_spin_until(struct hw *hw, struct sim_cpu *cpu, struct hw_line *l, const int *word,
+		   int want);
 
 /* A transfer of `l` to `cpu` starting no earlier than `t`, from CPU `from`
  * (-1: memory); returns when it completes. Updates queues, not the CPU. */

@@ -4,9 +4,11 @@
 #include "workload.h"
 
 extern const struct workload hackbench_workload;
+extern const struct workload pingpong_workload;
 
 const struct workload *const workloads[] = {
 	&hackbench_workload,
+	&pingpong_workload,
 	NULL,
 };
 

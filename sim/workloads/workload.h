@@ -30,6 +30,9 @@ struct workload {
 	void (*result)(void *state, struct workload_result *r);
 	/* Its own invariants (every message delivered ...). */
 	int (*check)(void *state, struct sim_err *err);
+	/* Optional: draw its result with gnuplot into `path` (PNG), keeping the
+	 * data file and the script beside it. */
+	int (*plot)(void *state, const char *path, struct sim_err *err);
 	void (*destroy)(void *state);
 };
 

@@ -10,47 +10,17 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include <gsl/gsl_linalg.h>
 #include <gsl/gsl_randist.h>
 
 #include "engine/engine.h"
 #include "hw/hw.h"
 #include "hw/machine.h"
+#include "hw/markov.h"
 #include "hw/spinlock.h"
 
-/* Throughput (acquisitions per cycle) of the chain: n cores, think a, serial
- * s, per-request cost c. Solves pi Q = 0, sum pi = 1 with an LU solve. */
 static double markov_throughput(int n, double a, double s, double c)
 {
-	int m = n + 1;
-	gsl_matrix *A = gsl_matrix_calloc((size_t)m, (size_t)m);
-	gsl_vector *b = gsl_vector_calloc((size_t)m);
-	gsl_vector *pi = gsl_vector_alloc((size_t)m);
-	gsl_permutation *perm = gsl_permutation_alloc((size_t)m);
-	/* Q^T pi = 0: row j of Q^T is the flow into state j. */
-	for (int k = 0; k <= n; k++) {
-		double up = k < n ? (n - k) / a : 0;
-		double down = k > 0 ? 1.0 / (s + c * k / 2.0) : 0;
-		gsl_matrix_set(A, (size_t)k, (size_t)k, -(up + down));
-		if (k < n)
-			gsl_matrix_set(A, (size_t)k + 1, (size_t)k, up);
-		if (k > 0)
-			gsl_matrix_set(A, (size_t)k - 1, (size_t)k, down);
-	}
-	for (int k = 0; k <= n; k++)	/* replace the last equation by sum = 1 */
-		gsl_matrix_set(A, (size_t)n, (size_t)k, 1.0);
-	gsl_vector_set(b, (size_t)n, 1.0);
-	int sign;
-	gsl_linalg_LU_decomp(A, perm, &sign);
-	gsl_linalg_LU_solve(A, perm, b, pi);
-	double x = 0;
-	for (int k = 0; k < n; k++)
-		x += gsl_vector_get(pi, (size_t)k) * (n - k) / a;
-	gsl_matrix_free(A);
-	gsl_vector_free(b);
-	gsl_vector_free(pi);
-	gsl_permutation_free(perm);
-	return x;
+	return markov_ticket_throughput(n, a, s, c);
 }
 
 struct bench {

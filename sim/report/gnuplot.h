@@ -1,0 +1,16 @@
+/* gnuplot.h - running gnuplot on a script written next to its plot, so a
+ * user can restyle and re-run it (PATH.gp, PATH.dat beside PATH). */
+#ifndef SIM_GNUPLOT_H
+#define SIM_GNUPLOT_H
+
+#include <stdio.h>
+
+#include "engine/error.h"
+
+/* Open PATH.dat (or PATH.gp) for writing; sets err on failure. */
+FILE *plot_open(const char *path, const char *ext, struct sim_err *err);
+
+/* Run `gnuplot PATH.gp`; -1 with a message if gnuplot is missing or fails. */
+int plot_run(const char *path, struct sim_err *err);
+
+#endif
