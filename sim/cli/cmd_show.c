@@ -9,17 +9,92 @@
 #include "run_core.h"
 
 static const char show_help[] =
-	"usage: slabsim show machine NAME\n"
+	"usage: slabsim show machine NAME [--matrix]\n"
 	"       slabsim show policy NAME [-m MACHINE] [NAME=VALUE ...] [--json FILE]\n"
 	"\n"
-	"  machine   the topology as a tree (nodes, sockets, dies, cores, CPU numbers)\n"
-	"            and the cost of handing a cache line over by distance\n"
+	"  machine   the topology as a tree (nodes, sockets, dies, cores, CPU numbers,\n"
+	"            like lstopo), the cost of handing a cache line over by distance,\n"
+	"            the nodes' CPUs and distances (like numactl --hardware) and the\n"
+	"            hand-off matrix: CPU by CPU up to 32 CPUs or with --matrix, else\n"
+	"            socket by socket. NAME: a machine or a JSON file path\n"
 	"  policy    every cache the kernel creates at boot with its geometry\n"
 	"            (order, objs_per_slab, size) and tunables (min_partial, ...), for\n"
 	"            the machine given (default tigerton) and the parameters given,\n"
 	"            e.g. slabsim show policy slub slub_min_objects=16 slub_max_order=3\n";
 
-static int show_machine(const char *name)
+/* numactl --hardware: each node's CPUs and the node distances, SLIT-style
+ * (10 = local memory, remote scaled by the remote / local latency). */
+static void print_numa(const struct machine *m)
+{
+	printf("\navailable: %d node%s (0-%d)\n", m->nodes, m->nodes > 1 ? "s" : "", m->nodes - 1);
+	for (int n = 0; n < m->nodes; n++) {
+		printf("node %d cpus:", n);
+		for (int c = 0; c < m->ncpus; c++)
+			if (m->topo[c].node == n)
+				printf(" %d", c);
+		printf("\n");
+	}
+	int remote = (int)(10.0 * m->mem_remote / m->mem_local + 0.5);
+	printf("node distances:\nnode ");
+	for (int n = 0; n < m->nodes; n++)
+		printf("%4d", n);
+	printf("\n");
+	for (int a = 0; a < m->nodes; a++) {
+		printf("%4d:", a);
+		for (int b = 0; b < m->nodes; b++)
+			printf("%4d", a == b ? 10 : remote);
+		printf("\n");
+	}
+}
+
+static void print_cpu_matrix(const struct machine *m)
+{
+	printf("\nhand-off matrix (cycles; row = from CPU, column = to CPU):\n     ");
+	for (int b = 0; b < m->ncpus; b++)
+		printf("%5d", b);
+	printf("\n");
+	for (int a = 0; a < m->ncpus; a++) {
+		printf("%5d", a);
+		for (int b = 0; b < m->ncpus; b++)
+			printf("%5u", a == b ? 0 : m->handoff[machine_dist(m, a, b)]);
+		printf("\n");
+	}
+}
+
+/* Too many CPUs for a CPU matrix: one row per socket; the diagonal is the
+ * hand-off between two cores of the socket (the farthest in it). */
+static void print_socket_matrix(const struct machine *m)
+{
+	int *first = malloc((size_t)m->nsockets * sizeof(int));
+	int *far = malloc((size_t)m->nsockets * sizeof(int));
+	for (int s = 0; s < m->nsockets; s++)
+		first[s] = far[s] = -1;
+	for (int c = 0; c < m->ncpus; c++) {
+		int s = m->topo[c].socket;
+		if (first[s] < 0)
+			first[s] = c;
+		else if (far[s] < 0 || machine_dist(m, first[s], c) > machine_dist(m, first[s], far[s]))
+			far[s] = c;
+	}
+	printf("\nhand-off matrix by socket (cycles from a CPU of the row's socket to one of the "
+	       "column's;\ndiagonal: the farthest two CPUs of one socket; `show machine NAME "
+	       "--matrix` gives every CPU):\n       ");
+	for (int b = 0; b < m->nsockets; b++)
+		printf("%6d", b);
+	printf("\n");
+	for (int a = 0; a < m->nsockets; a++) {
+		printf("  %4d ", a);
+		for (int b = 0; b < m->nsockets; b++) {
+			int x = first[a], y = a == b ? far[a] : first[b];
+			printf("%6u", y < 0 ? 0 : m->handoff[machine_dist(m, x, y)]);
+		}
+		printf("\n");
+	}
+	free(first);
+	free(far);
+}
+
+static int show_machine(const char *name, bool full_matrix)
 {
 	struct machine m;
 	struct sim_err err;
@@ -63,19 +138,11 @@ static int show_machine(const char *name)
 	printf("  %-13s %6u %8.1f\n", "memory", m.mem_local, m.mem_local / m.ghz);
 	if (m.nodes > 1)
 		printf("  %-13s %6u %8.1f\n", "memory_remote", m.mem_remote, m.mem_remote / m.ghz);
-	int show = m.ncpus <= 32 ? m.ncpus : 0;
-	if (show) {
-		printf("\nhand-off matrix (cycles; row = from CPU, column = to CPU):\n     ");
-		for (int b = 0; b < show; b++)
-			printf("%5d", b);
-		printf("\n");
-		for (int a = 0; a < show; a++) {
-			printf("%5d", a);
-			for (int b = 0; b < show; b++)
-				printf("%5u", a == b ? 0 : m.handoff[machine_dist(&m, a, b)]);
-			printf("\n");
-		}
-	}
+	print_numa(&m);
+	if (m.ncpus <= 32 || full_matrix)
+		print_cpu_matrix(&m);
+	else
+		print_socket_matrix(&m);
 	machine_free(&m);
 	return 0;
 }
@@ -150,9 +217,10 @@ int cmd_show(int argc, char **argv)
 	if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")))
 		return fputs(show_help, stdout), 0;
 	if (argc >= 3 && !strcmp(argv[1], "machine")) {
-		if (argc > 3)
-			return cli_usage_error("show machine: one NAME only");
-		return show_machine(argv[2]);
+		bool full = argc == 4 && !strcmp(argv[3], "--matrix");
+		if (argc > 4 || (argc == 4 && !full))
+			return cli_usage_error("show machine: one NAME only, then optionally --matrix");
+		return show_machine(argv[2], full);
 	}
 	if (argc >= 3 && !strcmp(argv[1], "policy"))
 		return show_policy(argc - 2, argv + 2);

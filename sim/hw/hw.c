@@ -77,6 +77,7 @@ void hw_line_init(struct hw *hw, struct hw_line *l, int node)
 	l->nsharers = 0;
 	l->home = (uint16_t)node;
 	l->ready = 0;
+	l->delivered = 0;
 	l->spin = NULL;
 	l->watch = NULL;
 	l->spin_first_only = false;
@@ -208,6 +209,7 @@ uint64_t hw_transaction(struct hw *hw, int cpu, struct hw_line *l, int from, uin
 		uint64_t busy = nr && conflict && m->occ_line > lat ? m->occ_line : lat;
 		l->ready = start + busy;
 	}
+	l->delivered = done;
 	return done;
 }
 
@@ -238,8 +240,13 @@ void hw_spin_until(struct hw *hw, struct sim_cpu *cpu, struct hw_line *l, const 
 {
 	for (;;) {
 		cpu_sync(cpu);	/* every earlier write is in: the test cannot miss one */
-		if (*word == want)
+		if (*word == want) {
+			/* the writer ran ahead of us: its write lands when the
+			 * line does, and that is when we see it */
+			if (l->delivered > cpu->clock)
+				cpu_charge_spin(cpu, cpu->sym, l->delivered - cpu->clock);
 			return;
+		}
 		struct hw_waiter *w = &hw->waiter[cpu->id];
 		w->lock = NULL;
 		w->sym = cpu->sym;

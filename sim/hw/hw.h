@@ -27,6 +27,7 @@ struct hw_line {
 	uint16_t nsharers;	/* CPUs holding it shared (owner == -1) */
 	uint16_t home;		/* home node (memory it belongs to) */
 	uint64_t ready;		/* earlier transfers of this line finish then */
+	uint64_t delivered;	/* the last transfer's data reached its requester */
 	struct hw_waiter *spin;	/* CPUs spinning on it (a lock's waiters) */
 	struct hw_waiter *watch;	/* CPUs waiting for its next write (hw_spin_until) */
 	bool spin_first_only;	/* queued lock: only the first waiter spins here */

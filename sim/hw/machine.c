@@ -92,6 +92,31 @@ int machine_resolve(const char *name, char *path, int size, struct sim_err *err)
 			"(or a file path like ./my-machine.json)", name, n ? list : "(none found)");
 }
 
+/* Every member of `obj` must be one of `known` (NULL-terminated): a typo in
+ * a figure's name is refused, not silently ignored. Members whose names start
+ * with '_' are comments. */
+static int only_known(const char *file, const cJSON *obj, const char *where,
+		      const char *const *known, struct sim_err *err)
+{
+	for (const cJSON *it = obj->child; it; it = it->next) {
+		if (it->string[0] == '_')
+			continue;
+		bool ok = false;
+		for (int i = 0; known[i] && !ok; i++)
+			ok = !strcmp(it->string, known[i]);
+		if (ok)
+			continue;
+		char list[512] = "";
+		for (int i = 0; known[i]; i++) {
+			size_t len = strlen(list);
+			snprintf(list + len, sizeof(list) - len, "%s%s", i ? " " : "", known[i]);
+		}
+		return sim_fail(err, "%s: unknown field '%s%s%s' (known here: %s)", file,
+				where ? where : "", where ? "." : "", it->string, list);
+	}
+	return 0;
+}
+
 /* The figure at `where`.`key` must have a non-empty entry in sources. */
 static int need_source(const char *file, const cJSON *sources, const char *where,
 		       const char *key, struct sim_err *err)
@@ -123,8 +148,10 @@ static int load_topology(struct machine *m, const cJSON *root, const cJSON *src,
 		return -1;
 	if (!cJSON_IsObject(t))
 		return sim_fail(err, "%s: field 'topology' must be an object", f);
-	const char *keys[] = { "nodes", "sockets_per_node", "dies_per_socket",
-			       "cores_per_die", "threads_per_core" };
+	static const char *const keys[] = { "nodes", "sockets_per_node", "dies_per_socket",
+					    "cores_per_die", "threads_per_core", NULL };
+	if (only_known(f, t, "topology", keys, err) < 0)
+		return -1;
 	int *vals[] = { &m->nodes, &m->sockets_per_node, &m->dies_per_socket,
 			&m->cores_per_die, &m->threads_per_core };
 	for (int i = 0; i < 5; i++) {
@@ -192,6 +219,31 @@ static bool dist_exists(const struct machine *m, enum hw_dist d)
 	}
 }
 
+/* Hand-off classes: one figure per class the topology has, none for others. */
+static int check_handoff_keys(const struct machine *m, const cJSON *h, struct sim_err *err)
+{
+	for (const cJSON *it = h->child; it; it = it->next) {
+		int d = 0;
+		while (d < NR_DIST && strcmp(it->string, hw_dist_name[d]))
+			d++;
+		if (it->string[0] == '_')
+			continue;
+		if (d == NR_DIST) {
+			const char *names[NR_DIST + 1] = { NULL };
+			for (int i = 0; i < NR_DIST; i++)
+				names[i] = hw_dist_name[i];
+			return only_known(m->path, h, "handoff_cycles", names, err);
+		}
+		if (!dist_exists(m, (enum hw_dist)d))
+			return sim_fail(err, "%s: field 'handoff_cycles.%s': the topology has no two "
+					"CPUs at that distance (%d node(s) x %d socket(s) x %d die(s) "
+					"x %d core(s) x %d thread(s))", m->path, it->string, m->nodes,
+					m->sockets_per_node, m->dies_per_socket, m->cores_per_die,
+					m->threads_per_core);
+	}
+	return 0;
+}
+
 static int load_latencies(struct machine *m, const cJSON *root, const cJSON *src,
 			  struct sim_err *err)
 {
@@ -201,6 +253,8 @@ static int load_latencies(struct machine *m, const cJSON *root, const cJSON *src
 		return -1;
 	if (!cJSON_IsObject(h))
 		return sim_fail(err, "%s: field 'handoff_cycles' must be an object", f);
+	if (check_handoff_keys(m, h, err) < 0)
+		return -1;
 	uint32_t prev = 0;
 	for (int d = 0; d < NR_DIST; d++) {
 		if (!dist_exists(m, (enum hw_dist)d)) {
@@ -222,6 +276,12 @@ static int load_latencies(struct machine *m, const cJSON *root, const cJSON *src
 		return -1;
 	if (!cJSON_IsObject(mem))
 		return sim_fail(err, "%s: field 'memory_cycles' must be an object", f);
+	static const char *const mem_keys[] = { "local", "remote", NULL };
+	if (only_known(f, mem, "memory_cycles", mem_keys, err) < 0)
+		return -1;
+	if (m->nodes == 1 && cJSON_GetObjectItemCaseSensitive(mem, "remote"))
+		return sim_fail(err, "%s: field 'memory_cycles.remote': the topology has one "
+				"node, so no memory is remote", f);
 	double v;
 	if (figure(f, mem, src, "memory_cycles", "local", 1, 1e6, true, &v, err) < 0)
 		return -1;
@@ -230,6 +290,9 @@ static int load_latencies(struct machine *m, const cJSON *root, const cJSON *src
 		if (figure(f, mem, src, "memory_cycles", "remote", 1, 1e6, true, &v, err) < 0)
 			return -1;
 		m->mem_remote = (uint32_t)v;
+		if (m->mem_remote < m->mem_local)
+			return sim_fail(err, "%s: field 'memory_cycles.remote' = %u is less than "
+					"'memory_cycles.local' = %u", f, m->mem_remote, m->mem_local);
 	}
 	if (figure(f, root, src, NULL, "atomic_cycles", 1, 1e5, true, &v, err) < 0)
 		return -1;
@@ -248,6 +311,18 @@ static int load_fabric(struct machine *m, const cJSON *root, const cJSON *src,
 		return sim_fail(err, "%s: field 'fabric' must be an object", f);
 	char kind[16];
 	if (json_string(f, fab, "fabric", "kind", kind, sizeof(kind), err) < 0)
+		return -1;
+	static const char *const fsb_keys[] = { "kind", "bus_occupancy_cycles",
+		"hub_occupancy_cycles", "line_occupancy_cycles", NULL };
+	static const char *const home_keys[] = { "kind", "home_occupancy_cycles",
+		"link_occupancy_cycles", "line_occupancy_cycles", NULL };
+	static const char *const ideal_keys[] = { "kind", NULL };
+	const char *const *known = !strcmp(kind, "fsb") ? fsb_keys
+		: !strcmp(kind, "home") ? home_keys : !strcmp(kind, "ideal") ? ideal_keys : NULL;
+	if (!known)
+		return sim_fail(err, "%s: field 'fabric.kind' = '%s' is not one of: fsb home ideal",
+				f, kind);
+	if (only_known(f, fab, "fabric", known, err) < 0)
 		return -1;
 	double v;
 	if (strcmp(kind, "fsb") == 0) {
@@ -272,11 +347,8 @@ static int load_fabric(struct machine *m, const cJSON *root, const cJSON *src,
 		if (figure(f, fab, src, "fabric", "line_occupancy_cycles", 0, 1e5, true, &v, err) < 0)
 			return -1;
 		m->occ_line = (uint32_t)v;
-	} else if (strcmp(kind, "ideal") == 0) {
-		m->fabric = FABRIC_IDEAL;
 	} else {
-		return sim_fail(err, "%s: field 'fabric.kind' = '%s' is not one of: fsb home ideal",
-				f, kind);
+		m->fabric = FABRIC_IDEAL;
 	}
 	return 0;
 }
@@ -382,6 +454,11 @@ int machine_load(struct machine *m, const char *name, struct sim_err *err)
 		sim_fail(err, "%s: field 'sources' must be an object", f);
 		goto out;
 	}
+	static const char *const root_keys[] = { "name", "description", "clock_ghz", "topology",
+		"handoff_cycles", "memory_cycles", "atomic_cycles", "fabric", "cost_table",
+		"costs", "sources", NULL };
+	if (only_known(f, root, NULL, root_keys, err) < 0)
+		goto out;
 	if (json_string(f, root, NULL, "name", m->name, sizeof(m->name), err) < 0 ||
 	    json_string(f, root, NULL, "description", m->description,
 			sizeof(m->description), err) < 0)

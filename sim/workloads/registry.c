@@ -5,10 +5,12 @@
 
 extern const struct workload hackbench_workload;
 extern const struct workload pingpong_workload;
+extern const struct workload lockbench_workload;
 
 const struct workload *const workloads[] = {
 	&hackbench_workload,
 	&pingpong_workload,
+	&lockbench_workload,
 	NULL,
 };
 

@@ -14,7 +14,7 @@ expect_exit 2 "slub_min_objects=eight: not an integer" $RUN "$W" slub_min_object
 expect_exit 2 "loops=0: out of range" $RUN "hackbench 1 process 0"
 expect_exit 2 "groups=many: not an integer" $RUN "hackbench many"
 expect_exit 2 "mode=fiber: not a valid choice" $RUN "$W" mode=fiber
-expect_exit 2 "spinlock=mcs: not a valid choice (spinlock of the kernel expects one of: byte|ticket)" \
+expect_exit 2 "spinlock=mcs: not a valid choice (spinlock of the kernel expects one of: byte|ticket|queued)" \
 	$RUN "$W" spinlock=mcs
 expect_exit 2 "kernel=3.0: not a valid choice" $RUN "$W" kernel=3.0
 expect_exit 2 "unexpected argument 'four'" $RUN "hackbench 1 process 2 four"

@@ -127,8 +127,21 @@ static void test_bad_files(void **state)
 	expect_refused("\"cores_per_die\": 2, \"threads_per_core\": 2", "\"cores_per_die\": 1024, \"threads_per_core\": 8", "CPUs, more than");
 	expect_refused("\"same_socket\": 50", "\"same_socket\": 5", "must not get cheaper");
 	expect_refused("\"smt\": 10, ", "", "handoff_cycles.smt");
-	/* a figure without a source */
+	expect_refused("\"remote\": 250", "\"remote\": 100", "is less than 'memory_cycles.local'");
+	expect_refused("\"threads_per_core\": 2", "\"threads_per_core\": 1", "'handoff_cycles.smt': the topology has no two CPUs");
+	/* a misspelt field is refused, not ignored */
+	expect_refused("\"atomic_cycles\": 20,", "\"atomic_cycle\": 20,", "unknown field 'atomic_cycle'");
+	expect_refused("\"smt\": 10,", "\"smt\": 10, \"other_sockets\": 300,", "unknown field 'handoff_cycles.other_sockets'");
+	expect_refused("\"nodes\": 2,", "\"nodes\": 2, \"numa\": 2,", "unknown field 'topology.numa'");
+	expect_refused("\"local\": 150,", "\"local\": 150, \"far\": 400,", "unknown field 'memory_cycles.far'");
+	expect_refused("\"kind\": \"home\",", "\"kind\": \"home\", \"bus_occupancy_cycles\": 5,", "unknown field 'fabric.bus_occupancy_cycles'");
+	/* a figure out of range */
+	expect_refused("\"atomic_cycles\": 20,", "\"atomic_cycles\": -20,", "atomic_cycles");
+	expect_refused("\"clock_ghz\": 2.0", "\"clock_ghz\": 0", "clock_ghz");
+	/* a figure without a source, or with an empty one */
 	expect_refused("\"atomic_cycles\": \"s\",", "", "has no entry in 'sources'");
+	expect_refused("\"atomic_cycles\": \"s\",", "\"atomic_cycles\": \"\",", "has no entry in 'sources'");
+	expect_refused("\"sources\": {", "\"sourced\": {", "missing field 'sources'");
 	/* unknown choices */
 	expect_refused("\"kind\": \"home\"", "\"kind\": \"bus\"", "fabric.kind");
 	expect_refused("\"cost_table\": \"core2\"", "\"cost_table\": \"vax\"", "cost_table");

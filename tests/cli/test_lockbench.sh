@@ -1,0 +1,37 @@
+# test_lockbench.sh - the lockbench workload from the command line: its JSON,
+# the three lock kinds, the curve script and its plot, and bad input.
+. tests/cli/lib.sh
+for k in byte ticket queued; do
+	expect_exit 0 "lockbench $k, 8 CPUs:" "$SLABSIM" run -m core2-ep -p slub \
+		-w "lockbench cpus=8 think=1000 hold=300" spinlock=$k --json "$TMP/$k.json"
+	grep -q "lockbench lock" "$TMP/out" || fail "$k: the lock is not in the lock table"
+	json "$TMP/$k.json" "d['result']['spinlock'] == '$k' and d['result']['cpus'] == 8"
+	json "$TMP/$k.json" "d['result']['acquisitions_per_second'] > 1e5"
+	json "$TMP/$k.json" "d['result']['mean_wait_cycles'] > d['result']['mean_handoff_cycles'] > 0"
+	json "$TMP/$k.json" "d['kernel']['params']['spinlock'] == '$k'"
+done
+# one CPU: no waiting; the time of a lone loop is think + hold + the lock's own cost
+expect_exit 0 "" "$SLABSIM" run -m core2-ep -p slub -w "lockbench cpus=1 think=1000 hold=300 think_dist=fixed" \
+	--json "$TMP/one.json"
+json "$TMP/one.json" "d['result']['mean_handoff_cycles'] == 0 and d['result']['mean_wait_cycles'] < 60"
+json "$TMP/one.json" "abs(d['result']['acquisitions_per_second'] - 2.33e9 / 1300) < 0.05 * 2.33e9 / 1300"
+# the kernel= preset picks the era's lock
+expect_exit 0 "lockbench byte" "$SLABSIM" run -m core2-ep -p slub -w "lockbench cpus=2" kernel=2.6.24 --quiet
+expect_exit 0 "lockbench ticket" "$SLABSIM" run -m core2-ep -p slub -w "lockbench cpus=2" kernel=2.6.25 --quiet
+expect_exit 0 "lockbench ticket" "$SLABSIM" run -m core2-ep -p slub -w "lockbench cpus=2" kernel=2.6.26 --quiet
+expect_exit 0 "lockbench queued" "$SLABSIM" run -m core2-ep -p slub -w "lockbench cpus=2" kernel=2.6.24 spinlock=queued --quiet
+# spread puts one task per socket before the second
+expect_exit 0 "" "$SLABSIM" run -m core2-ep -p slub -w "lockbench cpus=4 place=spread" --json "$TMP/sp.json"
+json "$TMP/sp.json" "d['result']['cpu_list'] == [0, 4, 1, 5]"
+
+# the curve: every kind, every CPU count, a PNG
+expect_exit 0 "wrote" sh configs/lockbench-curve.sh "$SLABSIM" core2-ep "$TMP/curve" duration_us=500
+[ "$(grep -vc '^#' "$TMP/curve/lockbench-core2-ep.dat")" -eq 8 ] || fail "curve: not 8 rows"
+head -c 8 "$TMP/curve/lockbench-core2-ep.png" | grep -q PNG || fail "curve: no PNG"
+
+# bad input
+expect_exit 2 "cpus=99 but core2-ep has 8 CPUs" "$SLABSIM" run -m core2-ep -p slub -w "lockbench cpus=99"
+expect_exit 2 "think_dist" "$SLABSIM" run -m core2-ep -p slub -w "lockbench think_dist=gauss"
+expect_exit 2 "unexpected argument '8'" "$SLABSIM" run -m core2-ep -p slub -w "lockbench 8"
+expect_exit 2 "hold" "$SLABSIM" run -m core2-ep -p slub -w "lockbench hold=-1"
+finish
