@@ -100,6 +100,10 @@ unit-bins-san: $(UNIT_SRC:tests/unit/%.c=build-san/tests/%)
 valgrind: slabsim
 	valgrind --error-exitcode=1 --leak-check=full -q ./slabsim run -m tigerton -p slub \
 	  -w 'hackbench 2 process 20' > /dev/null
+	valgrind --error-exitcode=1 --leak-check=full -q ./slabsim run -m nehalem-ex -p slub \
+	  -w 'lockbench cpus=16 duration_us=200' spinlock=queued > /dev/null
+	valgrind --error-exitcode=1 --leak-check=full -q ./slabsim run -m westmere-ep -p slub \
+	  -w 'pingpong iterations=20' --plot /tmp/slabsim-valgrind.png > /dev/null
 
 install: slabsim
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/slabsim/machines

@@ -3,8 +3,9 @@
  * pinned to each CPU, each loops: think `think` cycles in user space, take
  * one spinlock of the kernel's kind (spinlock=byte|ticket|queued), hold it
  * `hold` cycles, release it. It measures acquisitions per second over the
- * window [warmup, warmup + duration), the mean wait from the request to the
- * lock, and the mean hand-off: from a release with waiters to the moment the
+ * window [warmup, warmup + duration), the mean wait from the request (before
+ * its atomic, which may itself queue for the line) to holding the lock, and
+ * the mean hand-off: from a release with waiters to the moment the
  * next holder has the lock. */
 #include <stdio.h>
 #include <stdlib.h>

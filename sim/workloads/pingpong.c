@@ -38,7 +38,6 @@ struct pingpong {
 	struct hw_lock_class wq_class;
 	struct wait_queue_head *go;	/* one per CPU: its worker's orders */
 	struct wait_queue_head finished;
-	struct task **worker;
 	bool complete;
 	double by_class[NR_DIST];
 	int class_pairs[NR_DIST];
@@ -183,13 +182,11 @@ static int pp_start(struct kernel *k, const struct param_set *ps, void **state,
 	pp->iterations = (int)param_int(ps, "iterations");
 	pp->matrix = malloc((size_t)pp->n * (size_t)pp->n * sizeof(*pp->matrix));
 	pp->go = calloc((size_t)pp->n, sizeof(*pp->go));
-	pp->worker = calloc((size_t)pp->n, sizeof(*pp->worker));
-	if (!pp->matrix || !pp->go || !pp->worker ||
+	if (!pp->matrix || !pp->go ||
 	    choose_pairs(pp, !strcmp(param_str(ps, "pairs"), "all"),
 			 (int)param_int(ps, "samples")) < 0) {
 		free(pp->matrix);
 		free(pp->go);
-		free(pp->worker);
 		free(pp->pairs);
 		free(pp);
 		return sim_fail(err, "out of memory for pingpong on %d CPUs", k->m->ncpus);
@@ -202,8 +199,7 @@ static int pp_start(struct kernel *k, const struct param_set *ps, void **state,
 	init_waitqueue_head(k, &pp->finished, &pp->wq_class, 0);
 	for (int c = 0; c < pp->n; c++) {
 		init_waitqueue_head(k, &pp->go[c], &pp->wq_class, k->m->topo[c].node);
-		pp->worker[c] = task_create_pinned(&k->sched, NULL, pp_worker, pp, "pingpong",
-						   NULL, c);
+		task_create_pinned(&k->sched, NULL, pp_worker, pp, "pingpong", NULL, c);
 	}
 	task_create_pinned(&k->sched, NULL, pp_driver, pp, "pingpong-driver", NULL, 0);
 	*state = pp;
@@ -297,7 +293,6 @@ static void pp_destroy(void *state)
 	struct pingpong *pp = state;
 	free(pp->matrix);
 	free(pp->go);
-	free(pp->worker);
 	free(pp->pairs);
 	free(pp);
 }
