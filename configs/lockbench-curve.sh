@@ -26,8 +26,10 @@ echo "lockbench on $MACHINE ($NCPUS CPUs): $PARAMS; cpus = $CPUS; $JOBS at a tim
 running=0
 for k in $KINDS; do
 	for c in $CPUS; do
-		"$SLABSIM" run -m "$MACHINE" -p slub -w "lockbench cpus=$c $PARAMS" \
-			spinlock=$k --quiet > "$TMP/$k.$c" 2>&1 &
+		( rc=0
+		  "$SLABSIM" run -m "$MACHINE" -p slub -w "lockbench cpus=$c $PARAMS" \
+			spinlock=$k --quiet > "$TMP/$k.$c" 2> "$TMP/$k.$c.err" || rc=$?
+		  echo $rc > "$TMP/$k.$c.rc" ) &
 		running=$((running + 1))
 		if [ "$running" -ge "$JOBS" ]; then
 			wait
@@ -38,8 +40,11 @@ done
 wait
 for k in $KINDS; do
 	for c in $CPUS; do
-		grep -q "^lockbench $k, $c CPUs" "$TMP/$k.$c" ||
-			{ echo "spinlock=$k cpus=$c failed:"; cat "$TMP/$k.$c"; exit 1; }
+		if [ "$(cat "$TMP/$k.$c.rc")" != 0 ] || ! grep -q "^lockbench $k, $c CPUs" "$TMP/$k.$c"; then
+			echo "spinlock=$k cpus=$c failed:" >&2
+			cat "$TMP/$k.$c" "$TMP/$k.$c.err" >&2
+			exit 1
+		fi
 	done
 done
 DAT="$OUTDIR/lockbench-$MACHINE.dat"

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "report/gnuplot.h"
 #include "report/report.h"
 #include "run_core.h"
 
@@ -128,6 +129,8 @@ missing:
 	} else if (plot && !r->wl->plot) {
 		status = cli_usage_error("--plot: workload %s draws no plot (pingpong does)",
 					 r->wl->name);
+	} else if (plot && plot_check(plot, &err) < 0) {
+		status = cli_usage_error("--plot: %s", err.msg);
 	} else {
 		int rc = run_execute(r, &err);
 		if (rc < 0) {

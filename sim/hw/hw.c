@@ -77,7 +77,7 @@ void hw_line_init(struct hw *hw, struct hw_line *l, int node)
 	l->nsharers = 0;
 	l->home = (uint16_t)node;
 	l->ready = 0;
-	l->delivered = 0;
+	l->written = 0;
 	l->spin = NULL;
 	l->watch = NULL;
 	l->spin_first_only = false;
@@ -112,6 +112,18 @@ static inline void sharers_clear(struct hw *hw, struct hw_line *l)
 			memset(l->more, 0, (size_t)(hw->nwords - 1) * sizeof(uint64_t));
 	}
 	l->nsharers = 0;
+}
+
+void hw_line_reset(struct hw *hw, struct hw_line *l, int node)
+{
+	uint64_t *more = l->more;
+	memset(l, 0, sizeof(*l));
+	l->owner = -1;
+	l->src = -1;
+	l->home = (uint16_t)node;
+	l->more = more;
+	if (more)
+		memset(more, 0, (size_t)(hw->nwords - 1) * sizeof(uint64_t));
 }
 
 void hw_line_set_owner(struct hw *hw, struct hw_line *l, int cpu)
@@ -209,7 +221,6 @@ uint64_t hw_transaction(struct hw *hw, int cpu, struct hw_line *l, int from, uin
 		uint64_t busy = nr && conflict && m->occ_line > lat ? m->occ_line : lat;
 		l->ready = start + busy;
 	}
-	l->delivered = done;
 	return done;
 }
 
@@ -243,8 +254,8 @@ void hw_spin_until(struct hw *hw, struct sim_cpu *cpu, struct hw_line *l, const 
 		if (*word == want) {
 			/* the writer ran ahead of us: its write lands when the
 			 * line does, and that is when we see it */
-			if (l->delivered > cpu->clock)
-				cpu_charge_spin(cpu, cpu->sym, l->delivered - cpu->clock);
+			if (l->written > cpu->clock)
+				cpu_charge_spin(cpu, cpu->sym, l->written - cpu->clock);
 			return;
 		}
 		struct hw_waiter *w = &hw->waiter[cpu->id];
@@ -328,6 +339,7 @@ uint64_t hw_store_posted(struct hw *hw, struct sim_cpu *cpu, struct hw_line *l)
 {
 	cpu_sync(cpu);
 	uint64_t done = hw_take(hw, cpu->id, l, cpu->clock);
+	l->written = done;
 	if (l->watch)
 		wake_watchers(hw, l, done);
 	return done;
@@ -335,10 +347,13 @@ uint64_t hw_store_posted(struct hw *hw, struct sim_cpu *cpu, struct hw_line *l)
 
 void hw_write(struct hw *hw, struct sim_cpu *cpu, struct hw_line *l)
 {
-	if (l->owner == cpu->id && !l->watch)
+	if (l->owner == cpu->id && !l->watch) {
+		l->written = cpu->clock;
 		return;
+	}
 	cpu_sync(cpu);
 	hw_own(hw, cpu, l);
+	l->written = cpu->clock;
 	if (l->spin)
 		hw_spinners_reread(hw, l, cpu->id, cpu->clock);
 	if (l->watch)
@@ -349,6 +364,7 @@ void hw_atomic(struct hw *hw, struct sim_cpu *cpu, struct hw_line *l)
 {
 	if (l->owner == cpu->id && !l->watch) {
 		cpu_charge(cpu, hw->m->atomic);
+		l->written = cpu->clock;
 		return;
 	}
 	cpu_sync(cpu);
@@ -357,6 +373,7 @@ void hw_atomic(struct hw *hw, struct sim_cpu *cpu, struct hw_line *l)
 	 * here (or its only copy) it costs the local atomic */
 	uint64_t done = hw_take(hw, cpu->id, l, cpu->clock);
 	cpu_charge(cpu, done > cpu->clock ? done - cpu->clock : hw->m->atomic);
+	l->written = cpu->clock;
 	if (l->spin)
 		hw_spinners_reread(hw, l, cpu->id, cpu->clock);
 	if (l->watch)

@@ -27,7 +27,7 @@ struct hw_line {
 	uint16_t nsharers;	/* CPUs holding it shared (owner == -1) */
 	uint16_t home;		/* home node (memory it belongs to) */
 	uint64_t ready;		/* earlier transfers of this line finish then */
-	uint64_t delivered;	/* the last transfer's data reached its requester */
+	uint64_t written;	/* the last write to it completed then */
 	struct hw_waiter *spin;	/* CPUs spinning on it (a lock's waiters) */
 	struct hw_waiter *watch;	/* CPUs waiting for its next write (hw_spin_until) */
 	bool spin_first_only;	/* queued lock: only the first waiter spins here */
@@ -81,6 +81,10 @@ void hw_destroy(struct hw *hw);
 
 /* A line homed on `node`, cached nowhere yet. */
 void hw_line_init(struct hw *hw, struct hw_line *l, int node);
+
+/* Make an initialised line fresh again (no copies anywhere, home `node`),
+ * keeping its sharer words: for a line reused many times. */
+void hw_line_reset(struct hw *hw, struct hw_line *l, int node);
 
 /* Accesses by the CPU running now. Each one obeys the ordering rule (it
  * syncs before a transaction) and charges the CPU its latency. */

@@ -127,6 +127,25 @@ static int need_source(const char *file, const cJSON *sources, const char *where
 	if (!cJSON_IsString(s) || !s->valuestring[0])
 		return sim_fail(err, "%s: figure '%s' has no entry in 'sources' "
 				"(cite it, or write \"est: why\")", file, k);
+	s->valueint = 1;	/* used: a string's valueint is otherwise unused */
+	return 0;
+}
+
+/* Every entry of sources must cite a figure the file has: a source whose
+ * name is misspelt would leave its figure unsourced or cite nothing. */
+static int sources_all_used(const char *file, const cJSON *sources, struct sim_err *err)
+{
+	for (const cJSON *it = sources->child; it; it = it->next) {
+		if (it->string[0] == '_')
+			continue;
+		if (!cJSON_IsString(it))
+			return sim_fail(err, "%s: 'sources.%s' must be a string (a citation, or "
+					"\"est: why\")", file, it->string);
+		if (it->valueint != 1)
+			return sim_fail(err, "%s: 'sources.%s' cites no figure of this file (a "
+					"misspelt name, or a figure the topology does not have)",
+					file, it->string);
+	}
 	return 0;
 }
 
@@ -354,13 +373,16 @@ static int load_fabric(struct machine *m, const cJSON *root, const cJSON *src,
 }
 
 static int set_cost(struct machine *m, const char *file, const char *name, double v,
-		    struct sim_err *err)
+		    bool define, struct sim_err *err)
 {
 	for (int i = 0; i < m->ncosts; i++)
 		if (strcmp(m->cost_name[i], name) == 0) {
 			m->cost[i] = v;
 			return 0;
 		}
+	if (!define)
+		return sim_fail(err, "%s: field 'costs.%s': cost table '%s' has no such cost",
+				file, name, m->cost_table);
 	if (m->ncosts >= MACHINE_MAX_COSTS)
 		return sim_fail(err, "%s: too many cost entries (max %d)", file, MACHINE_MAX_COSTS);
 	if (strlen(name) >= sizeof(m->cost_name[0]))
@@ -370,9 +392,11 @@ static int set_cost(struct machine *m, const char *file, const char *name, doubl
 	return 0;
 }
 
-/* Read {"cycles": {...}, "sources": {...}} entries into the cost table. */
+/* Read {"cycles": {...}, "sources": {...}} entries into the cost table: a
+ * cost table defines its names, a machine file's "costs" only overrides. */
 static int load_costs_object(struct machine *m, const char *file, const cJSON *cycles,
-			     const cJSON *src, const char *where, struct sim_err *err)
+			     const cJSON *src, const char *where, bool define,
+			     struct sim_err *err)
 {
 	if (!cJSON_IsObject(cycles))
 		return sim_fail(err, "%s: field '%s' must be an object", file, where);
@@ -383,7 +407,7 @@ static int load_costs_object(struct machine *m, const char *file, const cJSON *c
 			return -1;
 		if (need_source(file, src, where, c->string, err) < 0)
 			return -1;
-		if (set_cost(m, file, c->string, v, err) < 0)
+		if (set_cost(m, file, c->string, v, define, err) < 0)
 			return -1;
 	}
 	return 0;
@@ -426,14 +450,15 @@ static int load_cost_table(struct machine *m, const cJSON *root, const cJSON *sr
 	int rc = -1;
 	cJSON *cyc = json_member(cpath, ct, NULL, "cycles", err);
 	cJSON *csrc = cyc ? json_member(cpath, ct, NULL, "sources", err) : NULL;
-	if (csrc && load_costs_object(m, cpath, cyc, csrc, NULL, err) == 0)
+	if (csrc && load_costs_object(m, cpath, cyc, csrc, NULL, true, err) == 0 &&
+	    sources_all_used(cpath, csrc, err) == 0)
 		rc = 0;
 	cJSON_Delete(ct);
 	if (rc < 0)
 		return -1;
 	cJSON *over = cJSON_GetObjectItemCaseSensitive(root, "costs");
 	if (over)
-		return load_costs_object(m, f, over, src, "costs", err);
+		return load_costs_object(m, f, over, src, "costs", false, err);
 	return 0;
 }
 
@@ -468,7 +493,8 @@ int machine_load(struct machine *m, const char *name, struct sim_err *err)
 		goto out;
 	m->ghz = ghz;
 	if (load_topology(m, root, src, err) < 0 || load_latencies(m, root, src, err) < 0 ||
-	    load_fabric(m, root, src, err) < 0 || load_cost_table(m, root, src, err) < 0)
+	    load_fabric(m, root, src, err) < 0 || load_cost_table(m, root, src, err) < 0 ||
+	    sources_all_used(f, src, err) < 0)
 		goto out;
 	m->nsources = cJSON_GetArraySize(src);
 	rc = 0;

@@ -161,9 +161,14 @@ void kernel_mark(struct kernel *k, bool start)
 
 int kernel_check(struct kernel *k, struct sim_err *err)
 {
+	return kernel_check_state(k, true, err);
+}
+
+int kernel_check_state(struct kernel *k, bool at_end, struct sim_err *err)
+{
 	if (k->violated)
 		return sim_fail(err, "%s", k->violation);
-	if (page_alloc_check(&k->pa, err) < 0 || hw_locks_check(k->hw, err) < 0)
+	if (page_alloc_check(&k->pa, err) < 0 || hw_locks_check(k->hw, at_end, err) < 0)
 		return -1;
 	for (int i = 0; i < k->ncaches; i++)
 		if (k->policy->check(k->pstate, k->caches[i], err) < 0)

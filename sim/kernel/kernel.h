@@ -95,6 +95,10 @@ void kernel_mark(struct kernel *k, bool start);
 /* Every check the kernel and its policy can make; 0 if all hold. */
 int kernel_check(struct kernel *k, struct sim_err *err);
 
+/* The same, mid-run when at_end is false: while tasks sleep outside the
+ * allocator, but other CPUs may still hold scheduler locks. */
+int kernel_check_state(struct kernel *k, bool at_end, struct sim_err *err);
+
 static inline struct sim_cpu *task_cpu(const struct task *t)
 {
 	return &t->k->eng->cpus[t->cpu];

@@ -17,6 +17,15 @@ FILE *plot_open(const char *path, const char *ext, struct sim_err *err)
 	return f;
 }
 
+int plot_check(const char *path, struct sim_err *err)
+{
+	FILE *f = plot_open(path, "dat", err);
+	if (!f)
+		return -1;
+	fclose(f);
+	return 0;
+}
+
 int plot_run(const char *path, struct sim_err *err)
 {
 	char script[4096];

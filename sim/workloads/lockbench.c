@@ -40,6 +40,8 @@ struct lockbench {
 	struct hw_lock_class cls;
 	int sym_think, sym_hold;
 	int holders, max_holders;	/* CPUs in the critical section: must stay <= 1 */
+	uint64_t last_release;		/* no acquisition may come before it */
+	uint64_t overlaps;		/* ... in simulated time */
 	uint64_t released_at;		/* the last release that handed the lock over */
 	bool handed;
 	uint64_t acquisitions, wait_total, handoffs, handoff_total;
@@ -75,6 +77,7 @@ static void lb_task(struct task *t, void *arg)
 		uint64_t got = cpu->clock;
 		if (++lb->holders > lb->max_holders)
 			lb->max_holders = lb->holders;
+		lb->overlaps += got < lb->last_release;
 		bool counted = got >= lb->warm && got < lb->end;
 		if (counted) {
 			lb->acquisitions++;
@@ -92,6 +95,7 @@ static void lb_task(struct task *t, void *arg)
 		sym_exit(cpu, prev);
 		lb->holders--;
 		uint64_t release = cpu->clock;
+		lb->last_release = release;
 		hw_spin_unlock(k->hw, cpu, &lb->lock);
 		if (hw_lock_held(&lb->lock)) {	/* handed straight to a waiter */
 			lb->handed = true;
@@ -204,6 +208,9 @@ static int lb_check(void *state, struct sim_err *err)
 	struct lockbench *lb = state;
 	if (lb->max_holders > 1)
 		return sim_fail(err, "lockbench: %d CPUs held the lock at once", lb->max_holders);
+	if (lb->overlaps)
+		return sim_fail(err, "lockbench: %llu acquisitions came before the previous "
+				"release in simulated time", (unsigned long long)lb->overlaps);
 	if (lb->holders != 0)
 		return sim_fail(err, "lockbench: %d CPUs still in the critical section", lb->holders);
 	if (lb->acquisitions == 0)

@@ -30,6 +30,7 @@ struct pingpong {
 	struct pp_pair *pairs;
 	int npairs, cur;
 	double *matrix;			/* n x n one-way ns, NAN if not measured */
+	double *sorted;			/* npairs: scratch for the medians */
 	struct hw_line line;		/* the line bounced by the current pair */
 	int turn;			/* whose cmpxchg is next: 0 = a, 1 = b */
 	int done;			/* members of the current pair finished */
@@ -108,7 +109,7 @@ static void pp_driver(struct task *t, void *arg)
 	kernel_mark(k, true);
 	for (int i = 0; i < pp->npairs; i++) {
 		struct pp_pair *p = &pp->pairs[i];
-		hw_line_init(k->hw, &pp->line, k->m->topo[p->a].node);
+		hw_line_reset(k->hw, &pp->line, k->m->topo[p->a].node);
 		pp->turn = 0;
 		pp->done = 0;
 		int done_seen = 0;
@@ -127,7 +128,7 @@ static void pp_driver(struct task *t, void *arg)
 	for (int c = 0; c < pp->n; c++)
 		wake_up(t, &pp->go[c], false);
 	/* medians by distance class */
-	double *v = malloc((size_t)pp->npairs * sizeof(*v));
+	double *v = pp->sorted;
 	for (int d = 1; d < NR_DIST; d++) {
 		int m = 0;
 		for (int i = 0; i < pp->npairs; i++)
@@ -139,7 +140,6 @@ static void pp_driver(struct task *t, void *arg)
 			pp->by_class[d] = m % 2 ? v[m / 2] : (v[m / 2 - 1] + v[m / 2]) / 2;
 		}
 	}
-	free(v);
 	pp->complete = true;
 }
 
@@ -180,20 +180,30 @@ static int pp_start(struct kernel *k, const struct param_set *ps, void **state,
 	pp->k = k;
 	pp->n = k->m->ncpus;
 	pp->iterations = (int)param_int(ps, "iterations");
+	if (pp->n < 2 || k->m->fabric == FABRIC_IDEAL) {
+		bool one = pp->n < 2;
+		free(pp);
+		return sim_fail(err, one ? "pingpong needs two CPUs; %s has one"
+				: "pingpong measures line transfers, and %s has an ideal fabric "
+				  "where taking a line is free", k->m->name);
+	}
 	pp->matrix = malloc((size_t)pp->n * (size_t)pp->n * sizeof(*pp->matrix));
 	pp->go = calloc((size_t)pp->n, sizeof(*pp->go));
 	if (!pp->matrix || !pp->go ||
 	    choose_pairs(pp, !strcmp(param_str(ps, "pairs"), "all"),
-			 (int)param_int(ps, "samples")) < 0) {
+			 (int)param_int(ps, "samples")) < 0 ||
+	    !(pp->sorted = malloc((size_t)pp->npairs * sizeof(double)))) {
 		free(pp->matrix);
 		free(pp->go);
 		free(pp->pairs);
+		free(pp->sorted);
 		free(pp);
 		return sim_fail(err, "out of memory for pingpong on %d CPUs", k->m->ncpus);
 	}
 	for (int i = 0; i < pp->n * pp->n; i++)
 		pp->matrix[i] = i % (pp->n + 1) == 0 ? 0.0 : NAN;
 	pp->cur = -1;
+	hw_line_init(k->hw, &pp->line, 0);	/* reset for each pair */
 	hw_lock_class_init(k->hw, &pp->wq_class, "pingpong orders (wait queue)",
 			   k->hw->sym_spin_lock);
 	init_waitqueue_head(k, &pp->finished, &pp->wq_class, 0);
@@ -294,6 +304,7 @@ static void pp_destroy(void *state)
 	free(pp->matrix);
 	free(pp->go);
 	free(pp->pairs);
+	free(pp->sorted);
 	free(pp);
 }
 

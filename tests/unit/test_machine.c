@@ -142,6 +142,18 @@ static void test_bad_files(void **state)
 	expect_refused("\"atomic_cycles\": \"s\",", "", "has no entry in 'sources'");
 	expect_refused("\"atomic_cycles\": \"s\",", "\"atomic_cycles\": \"\",", "has no entry in 'sources'");
 	expect_refused("\"sources\": {", "\"sourced\": {", "missing field 'sources'");
+	/* a source that cites nothing: misspelt, or for a distance not there */
+	expect_refused("\"sources\": {", "\"sources\": { \"clock_gz\": \"s\",", "'sources.clock_gz' cites no figure");
+	expect_refused("\"sources\": {", "\"sources\": { \"handoff_cycles.same_die\": \"s\",", "'sources.handoff_cycles.same_die' cites no figure");
+	/* an override of a cost the core's table does not have */
+	expect_refused("\"cost_table\": \"core2\",", "\"cost_table\": \"core2\", \"costs\": { \"spin_lokc\": 5 },", "has no entry in 'sources'");
+	expect_refused("\"sources\": {", "\"sources\": { \"costs.spin_lokc\": \"s\",", "'sources.costs.spin_lokc' cites no figure");
+	expect_refused("\"cost_table\": \"core2\",\n  \"sources\": {",
+		       "\"cost_table\": \"core2\", \"costs\": { \"spin_lokc\": 5 },\n"
+		       "  \"sources\": { \"costs.spin_lokc\": \"s\",", "'costs.spin_lokc': cost table 'core2' has no such cost");
+	expect_refused("\"cost_table\": \"core2\",\n  \"sources\": {",
+		       "\"cost_table\": \"core2\", \"costs\": { \"spin_lock\": 5 },\n"
+		       "  \"sources\": { \"costs.spin_lock\": \"s\", \"bogus\": 1,", "'sources.bogus' must be a string");
 	/* unknown choices */
 	expect_refused("\"kind\": \"home\"", "\"kind\": \"bus\"", "fabric.kind");
 	expect_refused("\"cost_table\": \"core2\"", "\"cost_table\": \"vax\"", "cost_table");

@@ -51,7 +51,7 @@ static void check_now(struct stress *st)
 {
 	struct sim_err err;
 	st->checks++;
-	if (!st->failed && kernel_check(&st->r.k, &err) < 0) {
+	if (!st->failed && kernel_check_state(&st->r.k, false, &err) < 0) {
 		st->failed = true;
 		snprintf(st->msg, sizeof(st->msg), "%s", err.msg);
 	}
@@ -202,6 +202,10 @@ static void test_every_policy_every_machine(void **state)
 			       (unsigned long long)st.allocs, (unsigned long long)st.remote_frees,
 			       (unsigned long long)st.migrations_seen, st.failed ? st.msg : "ok");
 			assert_false(st.failed);
+			struct sim_err err;	/* and at the end, every lock released */
+			if (kernel_check(&st.r.k, &err) < 0)
+				fail_msg("%s on %s at the end: %s", slab_policies[p]->name, names[m],
+					 err.msg);
 			assert_int_equal(st.checks, st.phases + 1);
 			assert_true(st.remote_frees > 1000);
 			assert_true(st.migrations_seen > 0);
