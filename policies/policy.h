@@ -102,6 +102,20 @@ static inline unsigned int slab_obj_index(const struct kmem_cache *c, const stru
 	return (unsigned int)(((obj - page_address(page)) * (uint64_t)c->reciprocal_size) >> 32);
 }
 
+/* Touch `lines` lines of object idx from its start (hw_obj_access): objects
+ * smaller than a line share their line's state, as they share the line. */
+static inline void slab_obj_access(struct hw *hw, struct sim_cpu *cpu, struct page *page,
+				   unsigned int idx, int lines, bool write)
+{
+	hw_obj_access(hw, cpu, &page->cl[((uint64_t)idx * page->slab->size) >> 6], lines, write,
+		      page->nid);
+}
+
+/* Write the first line of each of a slab's first `objects` objects in
+ * order (a new slab's free pointers): a prefetched sequential stream. */
+void slab_objs_stream(struct hw *hw, struct sim_cpu *cpu, struct page *page,
+		      unsigned int objects);
+
 static inline kaddr_t slab_obj_addr(const struct kmem_cache *c, const struct page *page,
 				    unsigned int idx)
 {

@@ -68,14 +68,14 @@ static struct hw_line *lru_line(struct kmem_cache_node *n, struct list_head *l)
 static inline uint16_t get_freepointer(struct slub *sl, struct sim_cpu *cpu,
 				       struct page *page, unsigned int idx)
 {
-	hw_obj_access(sl->hw, cpu, &page->obj[idx].line, 1, false, page->nid);
+	slab_obj_access(sl->hw, cpu, page, idx, 1, false);
 	return page->obj[idx].next;
 }
 
 static inline void set_freepointer(struct slub *sl, struct sim_cpu *cpu, struct page *page,
 				   unsigned int idx, uint16_t fp)
 {
-	hw_obj_access(sl->hw, cpu, &page->obj[idx].line, 1, true, page->nid);
+	slab_obj_access(sl->hw, cpu, page, idx, 1, true);
 	page->obj[idx].next = fp;
 }
 

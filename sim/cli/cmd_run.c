@@ -12,7 +12,7 @@
 static const char run_help[] =
 	"usage: slabsim run -m MACHINE -p POLICY -w WORKLOAD [NAME=VALUE ...]\n"
 	"                   [--seed N] [--json FILE] [--plot FILE.png] [--profile-rows N]\n"
-	"                   [--quiet]\n"
+	"                   [--compare] [--quiet]\n"
 	"\n"
 	"Simulate WORKLOAD on MACHINE with the slab allocator POLICY and print the\n"
 	"workload's own result (hackbench: Time: S.MS), a slabinfo-style cache table\n"
@@ -29,6 +29,8 @@ static const char run_help[] =
 	"  --json FILE          also write the results as JSON (written atomically)\n"
 	"  --plot FILE.png      draw the result with gnuplot (pingpong: heatmap); the\n"
 	"                       data (FILE.png.dat) and script (FILE.png.gp) stay beside it\n"
+	"  --compare            print published figures beside the workload's own\n"
+	"                       (slab_test: calibration.md C2)\n"
 	"  --profile-rows N     symbols shown in the profile (default 25)\n"
 	"  --quiet              print only the workload's result line\n"
 	"\n"
@@ -97,6 +99,8 @@ int cmd_run(int argc, char **argv)
 				goto out;
 			}
 			rows = (int)v;
+		} else if (!strcmp(a, "--compare")) {
+			cfg.compare = true;
 		} else if (!strcmp(a, "--quiet")) {
 			quiet = true;
 		} else if (!strcmp(a, "--check")) {
@@ -126,6 +130,9 @@ missing:
 	}
 	if (run_configure(r, &cfg, &err) < 0) {
 		status = cli_usage_error("%s", err.msg);
+	} else if (cfg.compare && !r->wl->compare) {
+		status = cli_usage_error("--compare: workload %s has no published figures to "
+					 "compare with (slab_test has)", r->wl->name);
 	} else if (plot && !r->wl->plot) {
 		status = cli_usage_error("--plot: workload %s draws no plot (pingpong does)",
 					 r->wl->name);
@@ -136,8 +143,11 @@ missing:
 		if (rc < 0) {
 			status = cli_usage_error("%s", err.msg);
 		} else {
-			if (quiet)
+			if (quiet) {
 				printf("%s\n", r->res.line);
+				if (r->wl->print)
+					r->wl->print(r->wstate, stdout, cfg.compare);
+			}
 			else
 				report_text(stdout, r, rows);
 			status = rc == 0 ? 0 : 1;

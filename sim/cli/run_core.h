@@ -22,6 +22,7 @@ struct run_config {
 	uint64_t seed;
 	const char **assign;	/* NAME=VALUE */
 	int nassign;
+	bool compare;		/* print published figures beside the workload's */
 };
 
 struct run {

@@ -28,12 +28,14 @@ int hw_init(struct hw *hw, struct engine *eng, const struct machine *m, struct s
 	hw->sym_spin_unlock = profile_sym(&eng->prof, "_spin_unlock", SYM_LOCK);
 	const struct cost_ref costs[] = {
 		{ "spin_lock", &hw->cost_spin_lock }, { "spin_unlock", &hw->cost_spin_unlock },
-		{ "mlp", &hw->mlp },
+		{ "mlp", &hw->mlp }, { "stream_mlp", &hw->stream_mlp },
 	};
-	if (machine_costs(m, costs, 3, err) < 0)
+	if (machine_costs(m, costs, 4, err) < 0)
 		return -1;
 	if (hw->mlp < 1)
 		hw->mlp = 1;
+	if (hw->stream_mlp < 1)
+		hw->stream_mlp = 1;
 	return 0;
 }
 
@@ -246,12 +248,13 @@ void hw_spinners_reread(struct hw *hw, struct hw_line *l, int writer, uint64_t t
 	}
 }
 
-void hw_spin_until(struct hw *hw, struct sim_cpu *cpu, struct hw_line *l, const int *word,
-		   int want)
+/* Spin on `l` until done(word, arg): suspended between writes of the line. */
+static void spin_on(struct hw *hw, struct sim_cpu *cpu, struct hw_line *l, const int *word,
+		    int arg, bool at_least)
 {
 	for (;;) {
 		cpu_sync(cpu);	/* every earlier write is in: the test cannot miss one */
-		if (*word == want) {
+		if (at_least ? *word >= arg : *word == arg) {
 			/* the writer ran ahead of us: its write lands when the
 			 * line does, and that is when we see it */
 			if (l->written > cpu->clock)
@@ -266,6 +269,18 @@ void hw_spin_until(struct hw *hw, struct sim_cpu *cpu, struct hw_line *l, const 
 		l->watch = w;
 		cpu_suspend(cpu);
 	}
+}
+
+void hw_spin_until(struct hw *hw, struct sim_cpu *cpu, struct hw_line *l, const int *word,
+		   int want)
+{
+	spin_on(hw, cpu, l, word, want, false);
+}
+
+void hw_spin_until_at_least(struct hw *hw, struct sim_cpu *cpu, struct hw_line *l,
+			    const int *word, int min)
+{
+	spin_on(hw, cpu, l, word, min, true);
 }
 
 /* A write to `l` completed at t: the CPUs watching it see it then. */
@@ -395,6 +410,28 @@ void hw_mem_lines(struct hw *hw, struct sim_cpu *cpu, int lines, int node)
 	 * unless the fabric's queue is the longer wait */
 	uint64_t overlapped = lat + (uint64_t)(lines - 1) * lat / hw->mlp;
 	cpu_charge(cpu, done - t > overlapped ? done - t : overlapped);
+}
+
+void hw_stream_access(struct hw *hw, struct sim_cpu *cpu, hw_objline *ol, int count,
+		      int stride, int home)
+{
+	int c = cpu->id;
+	cpu_sync(cpu);
+	uint64_t t = cpu->clock, end = t, issue = t;
+	for (int i = 0; i < count; i++, ol += stride) {
+		if (*ol == c)
+			continue;
+		struct hw_line tmp = { .owner = -1, .src = -1, .home = (uint16_t)home };
+		uint64_t done = hw_transaction(hw, c, &tmp, *ol, issue);
+		uint64_t lat = *ol >= 0 ? hw->m->handoff[machine_dist(hw->m, c, *ol)]
+			: hw->m->topo[c].node == home ? hw->m->mem_local : hw->m->mem_remote;
+		issue += lat / hw->stream_mlp;	/* the next miss is already on its way */
+		if (done > end)
+			end = done;
+		*ol = (hw_objline)c;
+	}
+	if (end > t)
+		cpu_charge(cpu, end - t);
 }
 
 void hw_obj_access(struct hw *hw, struct sim_cpu *cpu, hw_objline *ol, int lines,

@@ -70,6 +70,7 @@ struct hw {
 	int sym_spin_lock, sym_spin_unlock;
 	uint32_t cost_spin_lock, cost_spin_unlock;
 	uint32_t mlp;			/* extra lines of a multi-line access cost 1/mlp */
+	uint32_t stream_mlp;		/* misses of a sequential walk overlap this much */
 	void **arena;			/* sharer bitmaps, freed with the hw */
 	int narena;
 	uint64_t *arena_next;
@@ -97,6 +98,12 @@ void hw_atomic(struct hw *hw, struct sim_cpu *cpu, struct hw_line *l);
 void hw_obj_access(struct hw *hw, struct sim_cpu *cpu, hw_objline *ol, int lines,
 		   bool write, int home);
 
+/* A sequential walk writing `count` lines, ol[0], ol[stride], ... (a slab's
+ * objects being initialised): the misses overlap as a prefetched stream
+ * does, one every latency / stream_mlp, each still queuing on the fabric. */
+void hw_stream_access(struct hw *hw, struct sim_cpu *cpu, hw_objline *ol, int count,
+		      int stride, int home);
+
 /* `lines` lines that are in no cache any more (kernel data pushed out by the
  * working set: task, file and socket structures of thousands of tasks), read
  * from the memory of `node` in one go: they wait for the fabric like any miss. */
@@ -108,6 +115,10 @@ void hw_mem_lines(struct hw *hw, struct sim_cpu *cpu, int lines, int node);
  * wait charged as spinning. The word is read only in time order. */
 void hw_spin_until(struct hw *hw, struct sim_cpu *cpu, struct hw_line *l, const int *word,
 		   int want);
+
+/* The same until *word >= min (a slot counter filled by another CPU). */
+void hw_spin_until_at_least(struct hw *hw, struct sim_cpu *cpu, struct hw_line *l,
+			    const int *word, int min);
 
 /* A transfer of `l` to `cpu` starting no earlier than `t`, from CPU `from`
  * (-1: memory); returns when it completes. Updates queues, not the CPU. */

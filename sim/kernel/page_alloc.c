@@ -112,8 +112,10 @@ void page_alloc_destroy(struct page_alloc *pa)
 	for (uint64_t c = 0; c < pa->nchunks; c++) {
 		if (!pa->chunks[c])
 			continue;
-		for (uint64_t i = 0; i < PA_CHUNK; i++)	/* slab object arrays */
+		for (uint64_t i = 0; i < PA_CHUNK; i++) {	/* slab object arrays */
 			free(pa->chunks[c][i].obj);
+			free(pa->chunks[c][i].cl);
+		}
 		free(pa->chunks[c]);
 	}
 	free(pa->chunks);

@@ -36,7 +36,6 @@ struct kmem_cache;
 /* One object of a slab as the model tracks it (contents are not stored). */
 struct slab_obj {
 	uint16_t next;		/* free pointer: next free object, OBJ_NIL at the end */
-	hw_objline line;	/* last writer of the object's lines */
 	uint8_t live;		/* allocated? (checked on every alloc and free) */
 };
 
@@ -52,6 +51,8 @@ struct page {
 	struct kmem_cache *slab;	/* the cache that owns this slab */
 	struct page *first_page;	/* compound tail: its head */
 	struct slab_obj *obj;		/* the slab's objects */
+	hw_objline *cl;			/* each 64-byte line of the slab: its last user */
+	uint32_t cl_cap;		/* size of cl[] */
 	struct list_head lru;		/* buddy/pcp lists, or the slab lists */
 	struct hw_line line;		/* the struct page cache line */
 	struct hw_lock lock;		/* PG_locked as a bit spinlock (slab_lock) */

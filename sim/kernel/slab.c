@@ -19,8 +19,32 @@ void slab_page_prepare(struct kernel *k, struct page *page, unsigned int objects
 		page->obj_cap = (uint16_t)objects;
 	}
 	for (unsigned int i = 0; i < objects; i++)
-		page->obj[i] = (struct slab_obj){ .next = OBJ_NIL, .line = -1, .live = 0 };
+		page->obj[i] = (struct slab_obj){ .next = OBJ_NIL, .live = 0 };
 	page->objects = (uint16_t)objects;
+	uint32_t nlines = (uint32_t)((PAGE_SIZE << page->order) >> 6);
+	if (page->cl_cap < nlines) {
+		free(page->cl);
+		page->cl = malloc(nlines * sizeof(*page->cl));
+		if (!page->cl)
+			abort();	/* out of host memory */
+		page->cl_cap = nlines;
+	}
+	for (uint32_t i = 0; i < nlines; i++)
+		page->cl[i] = -1;	/* cold: in no cache */
+}
+
+void slab_objs_stream(struct hw *hw, struct sim_cpu *cpu, struct page *page,
+		      unsigned int objects)
+{
+	unsigned int size = page->slab->size;
+	if (size < 64)	/* small objects: every line of the objects */
+		hw_stream_access(hw, cpu, page->cl, (int)((objects * size + 63) >> 6), 1, page->nid);
+	else if (size % 64 == 0)
+		hw_stream_access(hw, cpu, page->cl, (int)objects, (int)(size >> 6), page->nid);
+	else
+		for (unsigned int i = 0; i < objects; i++)
+			hw_stream_access(hw, cpu, &page->cl[((uint64_t)i * size) >> 6], 1, 1,
+					 page->nid);
 }
 
 static int register_cache(struct kernel *k, struct kmem_cache *c)
@@ -248,5 +272,5 @@ void slab_obj_touch(struct kernel *k, struct sim_cpu *cpu, kaddr_t obj, int line
 	if (!page || !(page->flags & PG_slab))
 		return;
 	unsigned int idx = slab_obj_index(page->slab, page, obj);
-	hw_obj_access(k->hw, cpu, &page->obj[idx].line, lines, write, page->nid);
+	slab_obj_access(k->hw, cpu, page, idx, lines, write);
 }

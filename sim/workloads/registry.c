@@ -6,11 +6,13 @@
 extern const struct workload hackbench_workload;
 extern const struct workload pingpong_workload;
 extern const struct workload lockbench_workload;
+extern const struct workload slab_test_workload;
 
 const struct workload *const workloads[] = {
 	&hackbench_workload,
 	&pingpong_workload,
 	&lockbench_workload,
+	&slab_test_workload,
 	NULL,
 };
 

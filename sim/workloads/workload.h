@@ -6,6 +6,7 @@
 
 #include <cjson/cJSON.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #include "engine/params.h"
@@ -33,6 +34,11 @@ struct workload {
 	/* Optional: draw its result with gnuplot into `path` (PNG), keeping the
 	 * data file and the script beside it. */
 	int (*plot)(void *state, const char *path, struct sim_err *err);
+	/* Optional: its own output lines (a kernel module's printk), printed
+	 * after the result line; with `compare`, published figures beside them. */
+	void (*print)(void *state, FILE *out, bool compare);
+	/* What `--compare` compares with, or NULL if the workload has nothing. */
+	const char *compare;
 	void (*destroy)(void *state);
 };
 

@@ -1,0 +1,28 @@
+# test_slab_test.sh - the slab_test module: its output lines, JSON results
+# for every test and size, --compare with calibration.md C2, bad input.
+. tests/cli/lib.sh
+expect_exit 0 "10000 times kmalloc(8) -> " "$SLABSIM" run -m core2-ep -p slub \
+	-w "slab_test run=31 max_size=16384" kernel=2.6.26 --json "$TMP/st.json" --compare --quiet
+grep -qE "^10000 times kmalloc\(4096\)/kfree -> [0-9]+ cycles +\[C2 slub: 97\]$" "$TMP/out" ||
+	fail "test 2 line or its C2 figure"
+grep -qE "^Kmalloc N\*alloc N\*free\(8\): 0=[0-9]+/[0-9]+ 1=.* 7=[0-9]+/[0-9]+ Average=[0-9]+/[0-9]+$" "$TMP/out" ||
+	fail "test 3 line"
+grep -qE "^N\*remote free\(4096\): 0=0/[0-9]+ 1=" "$TMP/out" || fail "test 4 line (CPU 0 allocates nothing)"
+grep -qE "^1 alloc N free\(64\): 0=[0-9]+/0 " "$TMP/out" || fail "test 5 line"
+# 12 sizes for tests 1-2 (8..16384), 10 for tests 3-5 (8..4096)
+json "$TMP/st.json" "len(d['result']['tests']) == 12 * 2 + 10 * 3"
+json "$TMP/st.json" "all(t['alloc_cycles'] > 0 for t in d['result']['tests'] if t['test'] != 4)"
+json "$TMP/st.json" "all(len(t['per_cpu']) == 8 for t in d['result']['tests'] if t['test'] >= 3)"
+# test 4: CPU 0 frees everything the others allocated; they free nothing
+json "$TMP/st.json" "all(t['per_cpu'][0][0] == 0 and t['per_cpu'][0][1] > 0 and t['per_cpu'][1][1] == 0 for t in d['result']['tests'] if t['test'] == 4)"
+# SLUB hands kmalloc above PAGE_SIZE (2.6.26) to the page allocator: test 2 jumps at 8192
+json "$TMP/st.json" "[t['alloc_cycles'] for t in d['result']['tests'] if t['test'] == 2 and t['size'] == 8192][0] > 3 * [t['alloc_cycles'] for t in d['result']['tests'] if t['test'] == 2 and t['size'] == 4096][0]"
+# TEST_COUNT and the mask
+expect_exit 0 "100 times kmalloc(8)/kfree" "$SLABSIM" run -m core2-ep -p slub -w "slab_test run=2 count=100" --quiet
+grep -q "times kmalloc(8) ->" "$TMP/out" && fail "run=2 ran test 1"
+# bad input
+expect_exit 2 "run=0" "$SLABSIM" run -m core2-ep -p slub -w "slab_test run=0"
+expect_exit 2 "run=32" "$SLABSIM" run -m core2-ep -p slub -w "slab_test run=32"
+expect_exit 2 "unexpected argument 'fast'" "$SLABSIM" run -m core2-ep -p slub -w "slab_test fast"
+expect_exit 2 "no published figures" "$SLABSIM" run -m core2-ep -p slub -w "lockbench cpus=2" --compare
+finish
