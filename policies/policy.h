@@ -22,6 +22,9 @@
 #define SLAB_PANIC 0x00040000ul
 #define __KMALLOC_CACHE 0x20000000ul	/* a kmalloc-N cache (2.6.25 SLUB) */
 
+#define KMALLOC_96 1u
+#define KMALLOC_192 2u
+
 /* The generic part of a cache, as the kernel and the reports see it. */
 struct kmem_cache {
 	char name[32];
@@ -76,10 +79,17 @@ struct slab_policy {
 					   struct sim_err *err);
 	/* Largest kmalloc() size served by a cache (beyond: pages). */
 	unsigned int (*kmalloc_max)(void *state);
+	/* The kmalloc caches: "kmalloc-" or "size-", the smallest 2^shift,
+	 * and which odd sizes exist (KMALLOC_96 | KMALLOC_192). */
+	const char *kmalloc_prefix;
+	int kmalloc_min_shift;
+	unsigned int kmalloc_odd;
 	/* kmem_cache_alloc / kmem_cache_free on the CPU running now. */
 	kaddr_t (*alloc)(void *state, struct kmem_cache *c, struct sim_cpu *cpu, int node);
 	void (*free)(void *state, struct kmem_cache *c, struct sim_cpu *cpu, kaddr_t obj);
 	void (*cache_info)(void *state, struct kmem_cache *c, struct cache_info *out);
+	/* Optional: the boot caches exist; check what refers to them. */
+	int (*init_done)(void *state, struct sim_err *err);
 	/* Invariants of one cache: lists, counters and objects agree. */
 	int (*check)(void *state, struct kmem_cache *c, struct sim_err *err);
 };
@@ -107,7 +117,8 @@ static inline unsigned int slab_obj_index(const struct kmem_cache *c, const stru
 static inline void slab_obj_access(struct hw *hw, struct sim_cpu *cpu, struct page *page,
 				   unsigned int idx, int lines, bool write)
 {
-	hw_obj_access(hw, cpu, &page->cl[((uint64_t)idx * page->slab->size) >> 6], lines, write,
+	uint64_t off = (uint64_t)idx * page->slab->size;
+	hw_obj_access(hw, cpu, &page->cl[off >> 6], (page_address(page) + off) >> 6, lines, write,
 		      page->nid);
 }
 

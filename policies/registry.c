@@ -4,9 +4,13 @@
 #include "policy.h"
 
 extern const struct slab_policy slub_policy;
+extern const struct slab_policy slab_policy;
+extern const struct slab_policy slqb_policy;
 
 const struct slab_policy *const slab_policies[] = {
+	&slab_policy,
 	&slub_policy,
+	&slqb_policy,
 	NULL,
 };
 

@@ -14,11 +14,13 @@
 const char *const slub_stat_name[NR_SLUB_STAT_ITEMS] = {
 	"ALLOC_FASTPATH", "ALLOC_SLOWPATH", "FREE_FASTPATH", "FREE_SLOWPATH", "FREE_FROZEN",
 	"FREE_ADD_PARTIAL", "FREE_REMOVE_PARTIAL", "ALLOC_FROM_PARTIAL", "ALLOC_SLAB",
-	"ALLOC_REFILL", "FREE_SLAB", "CPUSLAB_FLUSH", "DEACTIVATE_FULL", "DEACTIVATE_EMPTY",
-	"DEACTIVATE_TO_HEAD", "DEACTIVATE_TO_TAIL", "DEACTIVATE_REMOTE_FREES", "ORDER_FALLBACK",
+	"ALLOC_REFILL", "ALLOC_NODE_MISMATCH", "FREE_SLAB", "CPUSLAB_FLUSH", "DEACTIVATE_FULL",
+	"DEACTIVATE_EMPTY", "DEACTIVATE_TO_HEAD", "DEACTIVATE_TO_TAIL", "DEACTIVATE_REMOTE_FREES",
+	"DEACTIVATE_BYPASS", "ORDER_FALLBACK", "CMPXCHG_DOUBLE_CPU_FAIL", "CMPXCHG_DOUBLE_FAIL",
+	"CPU_PARTIAL_ALLOC", "CPU_PARTIAL_FREE",
 };
 
-static inline void stat(struct kmem_cache_cpu *c, enum stat_item si)
+void slub_stat(struct kmem_cache_cpu *c, enum stat_item si)
 {
 	c->stat[si]++;
 }
@@ -65,14 +67,14 @@ static struct hw_line *lru_line(struct kmem_cache_node *n, struct list_head *l)
 }
 
 /* Reading an object's free pointer touches the object's first line. */
-static inline uint16_t get_freepointer(struct slub *sl, struct sim_cpu *cpu,
+uint16_t slub_get_freepointer(struct slub *sl, struct sim_cpu *cpu,
 				       struct page *page, unsigned int idx)
 {
 	slab_obj_access(sl->hw, cpu, page, idx, 1, false);
 	return page->obj[idx].next;
 }
 
-static inline void set_freepointer(struct slub *sl, struct sim_cpu *cpu, struct page *page,
+void slub_set_freepointer(struct slub *sl, struct sim_cpu *cpu, struct page *page,
 				   unsigned int idx, uint16_t fp)
 {
 	slab_obj_access(sl->hw, cpu, page, idx, 1, true);
@@ -81,7 +83,7 @@ static inline void set_freepointer(struct slub *sl, struct sim_cpu *cpu, struct 
 
 /* --- partial lists --- */
 
-static void add_partial(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_node *n,
+void slub_add_partial(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_node *n,
 			struct page *page, int tail)
 {
 	int psym = sym_enter(cpu, sl->sym_add_partial);
@@ -101,7 +103,7 @@ static void add_partial(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_
 }
 
 /* list_del() of a partial slab writes both neighbours' list pointers. */
-static void del_partial(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_node *n,
+void slub_del_partial(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_node *n,
 			struct page *page)
 {
 	hw_write(sl->hw, cpu, lru_line(n, page->lru.prev));
@@ -111,13 +113,13 @@ static void del_partial(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_
 	hw_write(sl->hw, cpu, &n->line);
 }
 
-static void remove_partial(struct slub *sl, struct sim_cpu *cpu, struct slub_cache *s,
+void slub_remove_partial(struct slub *sl, struct sim_cpu *cpu, struct slub_cache *s,
 			   struct page *page)
 {
 	struct kmem_cache_node *n = get_node(s, page_to_nid(page));
 	cpu_charge(cpu, sl->cost_list);
 	hw_spin_lock(sl->hw, cpu, &n->list_lock);
-	del_partial(sl, cpu, n, page);
+	slub_del_partial(sl, cpu, n, page);
 	hw_spin_unlock(sl->hw, cpu, &n->list_lock);
 }
 
@@ -127,7 +129,7 @@ static bool lock_and_freeze_slab(struct slub *sl, struct sim_cpu *cpu,
 {
 	if (!slab_trylock(sl, cpu, page))
 		return false;
-	del_partial(sl, cpu, n, page);
+	slub_del_partial(sl, cpu, n, page);
 	page->flags |= PG_frozen;
 	return true;
 }
@@ -168,7 +170,7 @@ static struct page *get_any_partial(struct slub *sl, struct sim_cpu *cpu, struct
 		struct kmem_cache_node *n = get_node(s, nid);
 		cpu_sync(cpu);
 		hw_read(sl->hw, cpu, &n->line);
-		if (n->nr_partial > MIN_PARTIAL) {
+		if (n->nr_partial > s->min_partial) {
 			struct page *page = get_partial_node(sl, cpu, n);
 			if (page)
 				return page;
@@ -210,8 +212,8 @@ static void untrack_slab(struct slub_cache *s, struct page *page)
 	s->all[i]->priv = (void *)(uintptr_t)i;
 }
 
-/* new_slab(): pages from the page allocator, every object chained free. */
-static struct page *new_slab(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_cpu *c,
+/* slub_new_slab(): pages from the page allocator, every object chained free. */
+struct page *slub_new_slab(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_cpu *c,
 			     struct slub_cache *s, int node)
 {
 	int psym = sym_enter(cpu, sl->sym_new_slab);
@@ -225,7 +227,7 @@ static struct page *new_slab(struct slub *sl, struct sim_cpu *cpu, struct kmem_c
 		objects = (int)((PAGE_SIZE << order) / s->kc->size);
 		page = alloc_pages_node(&sl->k->pa, cpu, nid, (unsigned int)order);
 		if (page)
-			stat(c, ORDER_FALLBACK);
+			slub_stat(c, ORDER_FALLBACK);
 	}
 	if (!page) {
 		sym_exit(cpu, psym);
@@ -241,8 +243,8 @@ static struct page *new_slab(struct slub *sl, struct sim_cpu *cpu, struct kmem_c
 	account_slab_pages(&sl->k->pa, page->nid, 1l << order);
 	slab_page_prepare(sl->k, page, (unsigned int)objects);
 	cpu_charge(cpu, sl->cost_new_slab + (uint32_t)objects * sl->cost_per_object);
-	for (int i = 0; i < objects; i++)	/* for_each_object: set_freepointer() */
-		set_freepointer(sl, cpu, page, (unsigned int)i,
+	for (int i = 0; i < objects; i++)	/* for_each_object: slub_set_freepointer() */
+		slub_set_freepointer(sl, cpu, page, (unsigned int)i,
 				i + 1 < objects ? (uint16_t)(i + 1) : OBJ_NIL);
 	page->freelist = 0;
 	page->inuse = 0;
@@ -252,7 +254,7 @@ static struct page *new_slab(struct slub *sl, struct sim_cpu *cpu, struct kmem_c
 	return page;
 }
 
-static void discard_slab(struct slub *sl, struct sim_cpu *cpu, struct slub_cache *s,
+void slub_discard_slab(struct slub *sl, struct sim_cpu *cpu, struct slub_cache *s,
 			 struct page *page)
 {
 	int psym = sym_enter(cpu, sl->sym_discard);
@@ -280,25 +282,25 @@ static void unfreeze_slab(struct slub *sl, struct sim_cpu *cpu, struct kmem_cach
 	page->flags &= ~PG_frozen;
 	if (page->inuse) {
 		if (page->freelist != OBJ_NIL) {
-			add_partial(sl, cpu, n, page, tail);
-			stat(c, tail ? DEACTIVATE_TO_TAIL : DEACTIVATE_TO_HEAD);
+			slub_add_partial(sl, cpu, n, page, tail);
+			slub_stat(c, tail ? DEACTIVATE_TO_TAIL : DEACTIVATE_TO_HEAD);
 		} else {
-			stat(c, DEACTIVATE_FULL);
+			slub_stat(c, DEACTIVATE_FULL);
 		}
 		slab_unlock(sl, cpu, page);
 	} else {
-		stat(c, DEACTIVATE_EMPTY);
+		slub_stat(c, DEACTIVATE_EMPTY);
 		cpu_sync(cpu);	/* a racy read of nr_partial */
 		hw_read(sl->hw, cpu, &n->line);
-		if (n->nr_partial < MIN_PARTIAL) {
+		if (n->nr_partial < s->min_partial) {
 			/* keep an empty slab to spare the page allocator, after
 			 * the others so that they fill up first */
-			add_partial(sl, cpu, n, page, 1);
+			slub_add_partial(sl, cpu, n, page, 1);
 			slab_unlock(sl, cpu, page);
 		} else {
 			slab_unlock(sl, cpu, page);
-			stat(c, FREE_SLAB);
-			discard_slab(sl, cpu, s, page);
+			slub_stat(c, FREE_SLAB);
+			slub_discard_slab(sl, cpu, s, page);
 		}
 	}
 }
@@ -312,13 +314,13 @@ static void deactivate_slab(struct slub *sl, struct sim_cpu *cpu, struct kmem_ca
 	int psym = sym_enter(cpu, sl->sym_deactivate);
 	cpu_charge(cpu, sl->cost_deactivate);
 	if (page->freelist != OBJ_NIL)
-		stat(c, DEACTIVATE_REMOTE_FREES);
+		slub_stat(c, DEACTIVATE_REMOTE_FREES);
 	while (c->freelist != OBJ_NIL) {
 		if (sl->hot_to_head)
 			tail = 0;	/* hot objects: put the slab first */
 		unsigned int idx = c->freelist;
-		c->freelist = get_freepointer(sl, cpu, page, idx);
-		set_freepointer(sl, cpu, page, idx, page->freelist);
+		c->freelist = slub_get_freepointer(sl, cpu, page, idx);
+		slub_set_freepointer(sl, cpu, page, idx, page->freelist);
 		page->freelist = (uint16_t)idx;
 		page->inuse--;
 		cpu_charge(cpu, sl->cost_per_object);
@@ -343,21 +345,21 @@ static kaddr_t __slab_alloc(struct slub *sl, struct sim_cpu *cpu, struct kmem_ca
 	slab_lock(sl, cpu, c->page);
 	if (!node_match(c, node))
 		goto another_slab;
-	stat(c, ALLOC_REFILL);
+	slub_stat(c, ALLOC_REFILL);
 load_freelist:
 	if (c->page->freelist == OBJ_NIL)
 		goto another_slab;
 	{
 		struct page *page = c->page;
 		unsigned int idx = page->freelist;
-		c->freelist = get_freepointer(sl, cpu, page, idx);
+		c->freelist = slub_get_freepointer(sl, cpu, page, idx);
 		page->inuse = (uint16_t)page->objects;	/* looks full while frozen */
 		page->freelist = OBJ_NIL;
 		hw_write(sl->hw, cpu, &page->line);
 		c->node = page_to_nid(page);
 		object = slab_obj_addr(s->kc, page, idx);
 		slab_unlock(sl, cpu, page);
-		stat(c, ALLOC_SLOWPATH);
+		slub_stat(c, ALLOC_SLOWPATH);
 		sym_exit(cpu, psym);
 		return object;
 	}
@@ -367,12 +369,12 @@ new_slab:
 	new = get_partial(sl, cpu, s, node);
 	if (new) {
 		c->page = new;
-		stat(c, ALLOC_FROM_PARTIAL);
+		slub_stat(c, ALLOC_FROM_PARTIAL);
 		goto load_freelist;
 	}
-	new = new_slab(sl, cpu, c, s, node);
+	new = slub_new_slab(sl, cpu, c, s, node);
 	if (new) {
-		stat(c, ALLOC_SLAB);
+		slub_stat(c, ALLOC_SLAB);
 		slab_lock(sl, cpu, new);
 		new->flags |= PG_frozen;
 		c->page = new;
@@ -390,11 +392,13 @@ static kaddr_t slub_alloc(void *state, struct kmem_cache *kc, struct sim_cpu *cp
 	struct slub_cache *s = kc->priv;
 	struct kmem_cache_cpu *c = &s->cpu_slab[cpu->id];
 	cpu_charge(cpu, sl->cost_alloc_fast);
+	if (sl->lockless)
+		return slub_alloc_lockless(sl, cpu, c, s, node);
 	if (c->freelist == OBJ_NIL || !node_match(c, node))
 		return __slab_alloc(sl, cpu, c, s, node);
 	unsigned int idx = c->freelist;
-	c->freelist = get_freepointer(sl, cpu, c->page, idx);
-	stat(c, ALLOC_FASTPATH);
+	c->freelist = slub_get_freepointer(sl, cpu, c->page, idx);
+	slub_stat(c, ALLOC_FASTPATH);
 	return slab_obj_addr(kc, c->page, idx);
 }
 
@@ -406,23 +410,23 @@ static void __slab_free(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_
 {
 	int psym = sym_enter(cpu, sl->sym_slab_free);
 	cpu_charge(cpu, sl->cost_free_slow);
-	stat(c, FREE_SLOWPATH);
+	slub_stat(c, FREE_SLOWPATH);
 	slab_lock(sl, cpu, page);
 	uint16_t prior = page->freelist;
-	set_freepointer(sl, cpu, page, idx, prior);
+	slub_set_freepointer(sl, cpu, page, idx, prior);
 	page->freelist = (uint16_t)idx;
 	page->inuse--;
 	hw_write(sl->hw, cpu, &page->line);
 	if (SlabFrozen(page)) {
-		stat(c, FREE_FROZEN);
+		slub_stat(c, FREE_FROZEN);
 		goto out_unlock;
 	}
 	if (!page->inuse)
 		goto slab_empty;
 	/* Objects left in the slab: if it was full (on no list), add it. */
 	if (prior == OBJ_NIL) {
-		add_partial(sl, cpu, get_node(s, page_to_nid(page)), page, 1);
-		stat(c, FREE_ADD_PARTIAL);
+		slub_add_partial(sl, cpu, get_node(s, page_to_nid(page)), page, 1);
+		slub_stat(c, FREE_ADD_PARTIAL);
 	}
 out_unlock:
 	slab_unlock(sl, cpu, page);
@@ -430,12 +434,12 @@ out_unlock:
 	return;
 slab_empty:
 	if (prior != OBJ_NIL) {	/* still on the partial list */
-		remove_partial(sl, cpu, s, page);
-		stat(c, FREE_REMOVE_PARTIAL);
+		slub_remove_partial(sl, cpu, s, page);
+		slub_stat(c, FREE_REMOVE_PARTIAL);
 	}
 	slab_unlock(sl, cpu, page);
-	stat(c, FREE_SLAB);
-	discard_slab(sl, cpu, s, page);
+	slub_stat(c, FREE_SLAB);
+	slub_discard_slab(sl, cpu, s, page);
 	sym_exit(cpu, psym);
 }
 
@@ -448,10 +452,14 @@ static void slub_free(void *state, struct kmem_cache *kc, struct sim_cpu *cpu, k
 	struct page *page = virt_to_head_page(&sl->k->pa, obj);
 	unsigned int idx = slab_obj_index(kc, page, obj);
 	cpu_charge(cpu, sl->cost_free_fast);
+	if (sl->lockless) {
+		slub_free_lockless(sl, cpu, c, s, page, idx);
+		return;
+	}
 	if (page == c->page && c->node >= 0) {
-		set_freepointer(sl, cpu, page, idx, c->freelist);
+		slub_set_freepointer(sl, cpu, page, idx, c->freelist);
 		c->freelist = (uint16_t)idx;
-		stat(c, FREE_FASTPATH);
+		slub_stat(c, FREE_FASTPATH);
 	} else {
 		__slab_free(sl, cpu, c, s, page, idx);
 	}
@@ -487,6 +495,7 @@ static struct kmem_cache *slub_cache_create(void *state, struct kmem_cache *kc,
 		return NULL;
 	}
 	kc->size = size;
+	slub_cache_tunables(sl, s);
 	snprintf(s->list_lock_name, sizeof(s->list_lock_name), "&n->list_lock [%s]", kc->name);
 	snprintf(s->slab_lock_name, sizeof(s->slab_lock_name), "slab_lock [%s]", kc->name);
 	hw_lock_class_init(sl->hw, &s->list_lock_class, s->list_lock_name, sl->hw->sym_spin_lock);
@@ -534,8 +543,20 @@ static int slub_create(struct kernel *k, const struct param_set *ps, void **stat
 	sl->kmalloc_order_fallback = param_bool(ps, "slub_kmalloc_fallback");
 	sl->hot_to_head = param_bool(ps, "slub_deactivate_hot_head");
 	sl->defrag_ratio = (int)param_int(ps, "remote_node_defrag_ratio");
+	sl->lockless = param_bool(ps, "slub_lockless");
+	sl->order_decrement = !strcmp(param_str(ps, "slub_order_rule"), "decrement");
+	sl->min_partial_rule = (int)param_int(ps, "slub_min_partial_rule");
+	sl->cpu_partial_on = param_bool(ps, "slub_percpu_partial");
+	sl->cpu_partial = (int)param_int(ps, "cpu_partial");
+	snprintf(sl->cpu_partial_caches, sizeof(sl->cpu_partial_caches), "%s",
+		 param_str(ps, "cpu_partial_caches"));
+	sl->unfreeze_bug = param_bool(ps, "slub_unfreeze_bug");
 	sl->fraction_start = k->era >= 20626 ? 16 : 8;
 	sl->max_kmalloc = k->era >= 20625 ? PAGE_SIZE : PAGE_SIZE / 2;
+	if (slub_parse_cpu_partial(sl, err) < 0) {
+		free(sl);
+		return -1;
+	}
 	if (sl->min_order > sl->max_order) {
 		sim_fail(err, "slub_min_order=%d is above slub_max_order=%d", sl->min_order,
 			 sl->max_order);
@@ -570,6 +591,28 @@ static int slub_create(struct kernel *k, const struct param_set *ps, void **stat
 	return 0;
 }
 
+/* Every cache cpu_partial_caches names must exist once the boot caches do. */
+static int slub_init_done(void *state, struct sim_err *err)
+{
+	struct slub *sl = state;
+	const char *p = sl->cpu_partial_caches;
+	while (*p) {
+		const char *colon = strchr(p, ':');
+		bool found = false;
+		for (int i = 0; i < sl->k->ncaches && !found; i++)
+			found = strlen(sl->k->caches[i]->name) == (size_t)(colon - p) &&
+				!strncmp(sl->k->caches[i]->name, p, (size_t)(colon - p));
+		if (!found)
+			return sim_fail(err, "cpu_partial_caches: no cache named '%.*s' (slabsim show "
+					"policy slub lists them)", (int)(colon - p), p);
+		p = strchr(colon, ',');
+		if (!p)
+			break;
+		p++;
+	}
+	return 0;
+}
+
 static void slub_destroy(void *state)
 {
 	struct slub *sl = state;
@@ -593,8 +636,12 @@ const struct slab_policy slub_policy = {
 	.destroy = slub_destroy,
 	.cache_create = slub_cache_create,
 	.kmalloc_max = slub_kmalloc_max,
+	.kmalloc_prefix = "kmalloc-",
+	.kmalloc_min_shift = 3,
+	.kmalloc_odd = KMALLOC_96 | KMALLOC_192,
 	.alloc = slub_alloc,
 	.free = slub_free,
+	.init_done = slub_init_done,
 	.cache_info = slub_cache_info,
 	.check = slub_check,
 };

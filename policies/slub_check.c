@@ -31,9 +31,10 @@ void slub_cache_info(void *state, struct kmem_cache *kc, struct cache_info *out)
 		for (int cpu = 0; cpu < sl->k->m->ncpus; cpu++)
 			out->stats[si].value += s->cpu_slab[cpu].stat[si];
 	}
-	out->ntunables = 2;
-	out->tunables[0] = (struct slab_stat){ "min_partial", MIN_PARTIAL };
-	out->tunables[1] = (struct slab_stat){ "aliases", (uint64_t)(s->refcount - 1) };
+	out->ntunables = 3;
+	out->tunables[0] = (struct slab_stat){ "min_partial", s->min_partial };
+	out->tunables[1] = (struct slab_stat){ "cpu_partial", (uint64_t)s->cpu_partial };
+	out->tunables[2] = (struct slab_stat){ "aliases", (uint64_t)(s->refcount - 1) };
 }
 
 /* Every slab: its free chains are acyclic, hold only free objects, and with

@@ -1,6 +1,7 @@
 /* slub_order.c - SLUB's geometry: calculate_alignment, slab_order,
  * calculate_order, the 2.6.25 kmalloc special case, cache merging, and the
  * boot parameters with each era's defaults. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "slub.h"
@@ -21,6 +22,24 @@ const struct param_def slub_param_defs[] = {
 	  "2.6.25: a CPU slab given up with hot objects goes to the partial list head" },
 	{ "remote_node_defrag_ratio", PT_INT, "100", 0, 1023, NULL,
 	  "chance/1024 of taking partial slabs from other nodes" },
+	{ "slub_lockless", PT_BOOL, "0", 0, 1, NULL,
+	  "3.1: cmpxchg_double fast and slow paths (tid, frozen bit) instead of the page bit lock" },
+	{ "slub_order_rule", PT_ENUM, "halve", 0, 0, "halve|decrement",
+	  "calculate_order: halve min_objects (2.6.2x) or decrement it, capped by what "
+	  "slub_max_order holds (3.x)" },
+	{ "slub_min_partial_rule", PT_INT, "0", 0, 2, NULL,
+	  "min_partial: 0 MIN_PARTIAL=5 (2.6.2x), 1 ilog2(size) (3.1), 2 ilog2(size)/2 (3.2), "
+	  "clamped to [5, 10]" },
+	{ "slub_percpu_partial", PT_BOOL, "0", 0, 1, NULL,
+	  "3.2: per-CPU partial lists (put_cpu_partial, unfreeze_partials)" },
+	{ "cpu_partial", PT_INT, "-1", -1, 4096, NULL,
+	  "3.2: objects a CPU keeps in partial slabs, every cache (-1: by object size "
+	  "2/6/13/30; 0: drained at once)" },
+	{ "cpu_partial_caches", PT_STR, "", 0, 0, "kmalloc-512:20,kmalloc-192:40",
+	  "3.2: cpu_partial of named caches, NAME:N,... (0 <= N <= 4096)" },
+	{ "slub_unfreeze_bug", PT_BOOL, "0", 0, 1, NULL,
+	  "3.2-rc: unfreeze_partials compared nr_partial < min_partial, so a node keeps every "
+	  "empty slab once it has min_partial" },
 	{ NULL },
 };
 
@@ -28,10 +47,15 @@ const struct param_def slub_param_defs[] = {
 int slub_presets(struct param_set *ps, int era, struct sim_err *err)
 {
 	bool e26 = era >= 20626, e25 = era >= 20625;
+	bool e31 = era >= 30100, e32 = era >= 30200;
 	if (params_preset(ps, "slub_min_objects", e26 ? "0" : "4", err) < 0 ||
 	    params_preset(ps, "slub_max_order", e26 ? "3" : "1", err) < 0 ||
 	    params_preset(ps, "slub_kmalloc_fallback", e25 && !e26 ? "1" : "0", err) < 0 ||
-	    params_preset(ps, "slub_deactivate_hot_head", e25 ? "1" : "0", err) < 0)
+	    params_preset(ps, "slub_deactivate_hot_head", e25 && !e31 ? "1" : "0", err) < 0 ||
+	    params_preset(ps, "slub_lockless", e31 ? "1" : "0", err) < 0 ||
+	    params_preset(ps, "slub_order_rule", e31 ? "decrement" : "halve", err) < 0 ||
+	    params_preset(ps, "slub_min_partial_rule", e32 ? "2" : e31 ? "1" : "0", err) < 0 ||
+	    params_preset(ps, "slub_percpu_partial", e32 ? "1" : "0", err) < 0)
 		return -1;
 	return 0;
 }
@@ -93,6 +117,11 @@ int slub_calculate_order(const struct slub *sl, int size)
 	int min_objects = sl->min_objects;
 	if (!min_objects)	/* 2.6.26: scale with the CPUs */
 		min_objects = 4 * (fls((unsigned long)sl->k->m->ncpus) + 1);
+	if (sl->order_decrement) {	/* 3.x: no more than slub_max_order holds */
+		int max_objects = (int)((PAGE_SIZE << sl->max_order) / (unsigned long)size);
+		if (min_objects > max_objects)
+			min_objects = max_objects;
+	}
 	while (min_objects > 1) {
 		int fraction = sl->fraction_start;
 		while (fraction >= 4) {
@@ -101,7 +130,10 @@ int slub_calculate_order(const struct slub *sl, int size)
 				return order;
 			fraction /= 2;
 		}
-		min_objects /= 2;
+		if (sl->order_decrement)
+			min_objects--;
+		else
+			min_objects /= 2;
 	}
 	int order = slab_order(sl, size, 1, sl->max_order, 1);
 	if (order <= sl->max_order)
@@ -160,4 +192,63 @@ struct slub_cache *slub_find_mergeable(struct slub *sl, unsigned int size, unsig
 		return s;
 	}
 	return NULL;
+}
+
+static int ilog2(unsigned long x)
+{
+	return fls(x) - 1;
+}
+
+/* The cpu_partial of a cache: cpu_partial_caches, else cpu_partial, else
+ * kmem_cache_open()'s default by object size. */
+static int cpu_partial_of(const struct slub *sl, const struct slub_cache *s)
+{
+	const char *p = sl->cpu_partial_caches;
+	size_t len = strlen(s->kc->name);
+	while (*p) {
+		if (!strncmp(p, s->kc->name, len) && p[len] == ':')
+			return atoi(p + len + 1);
+		p = strchr(p, ',');
+		if (!p)
+			break;
+		p++;
+	}
+	if (sl->cpu_partial >= 0)
+		return sl->cpu_partial;
+	unsigned int size = s->kc->size;
+	return size >= PAGE_SIZE ? 2 : size >= 1024 ? 6 : size >= 256 ? 13 : 30;
+}
+
+/* kmem_cache_open(): min_partial (set_min_partial clamps to [5, 10]) and
+ * cpu_partial of a new cache. */
+void slub_cache_tunables(struct slub *sl, struct slub_cache *s)
+{
+	unsigned long min = sl->min_partial_rule == 0 ? MIN_PARTIAL
+		: sl->min_partial_rule == 1 ? (unsigned long)ilog2(s->kc->size)
+		: (unsigned long)ilog2(s->kc->size) / 2;
+	s->min_partial = min < MIN_PARTIAL ? MIN_PARTIAL : min > MAX_PARTIAL ? MAX_PARTIAL : min;
+	s->cpu_partial = sl->cpu_partial_on ? cpu_partial_of(sl, s) : 0;
+}
+
+/* cpu_partial_caches: NAME:N pairs separated by commas, 0 <= N <= 4096. */
+int slub_parse_cpu_partial(struct slub *sl, struct sim_err *err)
+{
+	const char *p = sl->cpu_partial_caches;
+	while (*p) {
+		const char *colon = strchr(p, ':'), *comma = strchr(p, ',');
+		if (!colon || colon == p || (comma && comma < colon))
+			return sim_fail(err, "cpu_partial_caches=%s: expected NAME:N,... (e.g. "
+					"kmalloc-512:20)", sl->cpu_partial_caches);
+		char *end;
+		long v = strtol(colon + 1, &end, 10);
+		if (end == colon + 1 || (*end && *end != ',') || v < 0 || v > 4096)
+			return sim_fail(err, "cpu_partial_caches=%s: '%.*s' is not a count in [0, 4096]",
+					sl->cpu_partial_caches,
+					(int)((comma ? comma : colon + strlen(colon)) - colon - 1),
+					colon + 1);
+		if (!*end)
+			break;
+		p = end + 1;
+	}
+	return 0;
 }

@@ -41,6 +41,7 @@ struct sim_cpu {
 	uint64_t busy;		/* cycles charged (all but idle) */
 	uint64_t slab;		/* of which inside the slab allocator */
 	uint64_t spin;		/* of which spinning on a lock */
+	uint64_t stores_done;	/* the store buffer has drained by then */
 };
 
 struct engine {

@@ -22,6 +22,10 @@ void param_describe(const struct param_def *d, char *buf, int size)
 	case PT_ENUM:
 		snprintf(buf, (size_t)size, "one of: %s", d->choices);
 		break;
+	case PT_STR:
+		snprintf(buf, (size_t)size, "text of up to 47 characters%s%s",
+			 d->choices ? ", like " : "", d->choices ? d->choices : "");
+		break;
 	}
 }
 
@@ -93,6 +97,13 @@ static int parse_value(const struct param_def *d, const char *v, char *canon, do
 		snprintf(canon, 48, "%s", v);
 		return 0;
 	}
+	case PT_STR:
+		if (strlen(v) > 47 || strchr(v, ' '))
+			return sim_fail(err, "%s=%s: too long or has spaces (%s of %s expects %s)",
+					d->name, v, d->name, owner, want);
+		*num = 0;
+		snprintf(canon, 48, "%s", v);
+		return 0;
 	}
 	return sim_fail(err, "%s: unknown parameter type", d->name);
 }

@@ -13,7 +13,7 @@
 
 #include "error.h"
 
-enum param_type { PT_INT, PT_DOUBLE, PT_BOOL, PT_ENUM };
+enum param_type { PT_INT, PT_DOUBLE, PT_BOOL, PT_ENUM, PT_STR };
 
 struct param_def {
 	const char *name;

@@ -1,5 +1,6 @@
 /* hw.c - modelled cache lines, the fabric's queues, and spinner re-reads. */
 #include "hw.h"
+#include "llc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,12 @@ int hw_init(struct hw *hw, struct engine *eng, const struct machine *m, struct s
 	hw->home = calloc((size_t)m->nodes, sizeof(*hw->home));
 	hw->waiter = calloc((size_t)m->ncpus, sizeof(*hw->waiter));
 	hw->scratch = calloc((size_t)m->ncpus, sizeof(*hw->scratch));
+	hw->llc = calloc((size_t)m->ndies, sizeof(*hw->llc));
+	if (!hw->llc)
+		return sim_fail(err, "out of memory");
+	for (int d = 0; d < m->ndies; d++)
+		if (llc_init(&hw->llc[d], m->llc_kb, m->llc_ways) < 0)
+			return sim_fail(err, "out of memory for the caches");
 	if (!hw->bus || !hw->link || !hw->hub || !hw->home || !hw->waiter || !hw->scratch)
 		return sim_fail(err, "out of memory");
 	for (int i = 0; i < m->ncpus; i++)
@@ -50,6 +57,9 @@ void hw_destroy(struct hw *hw)
 	free(hw->home);
 	free(hw->waiter);
 	free(hw->scratch);
+	for (int d = 0; hw->llc && d < hw->m->ndies; d++)
+		llc_destroy(&hw->llc[d]);
+	free(hw->llc);
 	memset(hw, 0, sizeof(*hw));
 }
 
@@ -377,6 +387,7 @@ void hw_write(struct hw *hw, struct sim_cpu *cpu, struct hw_line *l)
 
 void hw_atomic(struct hw *hw, struct sim_cpu *cpu, struct hw_line *l)
 {
+	hw_drain_stores(cpu);
 	if (l->owner == cpu->id && !l->watch) {
 		cpu_charge(cpu, hw->m->atomic);
 		l->written = cpu->clock;
@@ -412,20 +423,36 @@ void hw_mem_lines(struct hw *hw, struct sim_cpu *cpu, int lines, int node)
 	cpu_charge(cpu, done - t > overlapped ? done - t : overlapped);
 }
 
-void hw_stream_access(struct hw *hw, struct sim_cpu *cpu, hw_objline *ol, int count,
-		      int stride, int home)
+/* Where an object line comes from: its last user's CPU if that CPU's die
+ * still caches it, else memory (-1). */
+static int line_source(struct hw *hw, hw_objline owner, uint64_t line)
+{
+	if (owner < 0 || !llc_present(&hw->llc[hw->m->topo[owner].die], line))
+		return -1;
+	return owner;
+}
+
+static uint32_t line_latency(const struct hw *hw, int c, int from, int home)
+{
+	return from >= 0 ? hw->m->handoff[machine_dist(hw->m, c, from)]
+		: hw->m->topo[c].node == home ? hw->m->mem_local : hw->m->mem_remote;
+}
+
+void hw_stream_access(struct hw *hw, struct sim_cpu *cpu, hw_objline *ol, uint64_t line,
+		      int count, int stride, int home)
 {
 	int c = cpu->id;
+	struct hw_llc *llc = &hw->llc[hw->m->topo[c].die];
 	cpu_sync(cpu);
 	uint64_t t = cpu->clock, end = t, issue = t;
-	for (int i = 0; i < count; i++, ol += stride) {
-		if (*ol == c)
+	for (int i = 0; i < count; i++, ol += stride, line += (uint64_t)stride) {
+		int from = line_source(hw, *ol, line);
+		llc_access(llc, line);
+		if (from == c)
 			continue;
 		struct hw_line tmp = { .owner = -1, .src = -1, .home = (uint16_t)home };
-		uint64_t done = hw_transaction(hw, c, &tmp, *ol, issue);
-		uint64_t lat = *ol >= 0 ? hw->m->handoff[machine_dist(hw->m, c, *ol)]
-			: hw->m->topo[c].node == home ? hw->m->mem_local : hw->m->mem_remote;
-		issue += lat / hw->stream_mlp;	/* the next miss is already on its way */
+		uint64_t done = hw_transaction(hw, c, &tmp, from, issue);
+		issue += line_latency(hw, c, from, home) / hw->stream_mlp;	/* prefetched */
 		if (done > end)
 			end = done;
 		*ol = (hw_objline)c;
@@ -434,20 +461,33 @@ void hw_stream_access(struct hw *hw, struct sim_cpu *cpu, hw_objline *ol, int co
 		cpu_charge(cpu, end - t);
 }
 
-void hw_obj_access(struct hw *hw, struct sim_cpu *cpu, hw_objline *ol, int lines,
+void hw_obj_access(struct hw *hw, struct sim_cpu *cpu, hw_objline *ol, uint64_t line, int lines,
 		   bool write, int home)
 {
 	int c = cpu->id;
-	(void)write;
-	if (*ol == c)
+	struct hw_llc *llc = &hw->llc[hw->m->topo[c].die];
+	if (*ol == c && llc_present(llc, line)) {	/* a hit: keep the lines recent */
+		for (int i = 0; i < lines; i++)
+			llc_access(llc, line + (uint64_t)i);
 		return;
+	}
 	cpu_sync(cpu);
+	int from = line_source(hw, *ol, line);
+	for (int i = 0; i < lines; i++)
+		llc_access(llc, line + (uint64_t)i);
+	*ol = (hw_objline)c;
+	if (from == c)
+		return;
 	struct hw_line tmp = { .owner = -1, .src = -1, .home = (uint16_t)home };
 	uint64_t t = cpu->clock;
-	uint64_t done = hw_transaction(hw, c, &tmp, *ol, t);
+	uint64_t done = hw_transaction(hw, c, &tmp, from, t);
 	uint64_t first = done - t;
-	uint64_t lat = *ol >= 0 ? hw->m->handoff[machine_dist(hw->m, c, *ol)]
-		: hw->m->topo[c].node == home ? hw->m->mem_local : hw->m->mem_remote;
-	cpu_charge(cpu, first + (uint64_t)(lines - 1) * lat / hw->mlp);
-	*ol = (hw_objline)c;
+	uint64_t all = first + (uint64_t)(lines - 1) * line_latency(hw, c, from, home) / hw->mlp;
+	if (write) {	/* stores retire into the store buffer; a locked op drains it */
+		if (t + all > cpu->stores_done)
+			cpu->stores_done = t + all;
+		cpu_charge(cpu, all / hw->stream_mlp);
+	} else {
+		cpu_charge(cpu, all);
+	}
 }

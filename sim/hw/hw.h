@@ -20,6 +20,7 @@
 #include "machine.h"
 
 struct hw_waiter;
+struct hw_llc;
 
 struct hw_line {
 	int16_t owner;		/* CPU holding it modified/exclusive, or -1 */
@@ -70,6 +71,7 @@ struct hw {
 	int sym_spin_lock, sym_spin_unlock;
 	uint32_t cost_spin_lock, cost_spin_unlock;
 	uint32_t mlp;			/* extra lines of a multi-line access cost 1/mlp */
+	struct hw_llc *llc;		/* [ndies]: each die's last-level cache */
 	uint32_t stream_mlp;		/* misses of a sequential walk overlap this much */
 	void **arena;			/* sharer bitmaps, freed with the hw */
 	int narena;
@@ -94,15 +96,31 @@ void hw_write(struct hw *hw, struct sim_cpu *cpu, struct hw_line *l);
 void hw_atomic(struct hw *hw, struct sim_cpu *cpu, struct hw_line *l);
 
 /* `lines` lines of an object the CPU owns (allocated, or taken off a queue
- * under a lock): no other CPU can touch them now, so a hit needs no sync. */
-void hw_obj_access(struct hw *hw, struct sim_cpu *cpu, hw_objline *ol, int lines,
+ * under a lock), from line number `line` (address / 64): no other CPU can
+ * touch them now, so a hit needs no sync. A line comes from its last user's
+ * cache if that die's last-level cache still holds it (sim/hw/llc.c), else
+ * from memory; it then sits in this CPU's die's cache. */
+void hw_obj_access(struct hw *hw, struct sim_cpu *cpu, hw_objline *ol, uint64_t line, int lines,
 		   bool write, int home);
+
+/* A locked instruction first waits for the store buffer to drain (x86
+ * TSO). Lock paths call this before they sync, so no yield separates their
+ * look at the lock from their atomic. */
+static inline void hw_drain_stores(struct sim_cpu *cpu)
+{
+	if (cpu->stores_done > cpu->clock)
+		cpu_charge(cpu, cpu->stores_done - cpu->clock);
+}
+
+/* hw_obj_access with write: a store that misses costs the CPU only its
+ * issue (latency / stream_mlp) and drains before the CPU's next locked
+ * instruction (hw_atomic, a spinlock), as x86's store buffer does. */
 
 /* A sequential walk writing `count` lines, ol[0], ol[stride], ... (a slab's
  * objects being initialised): the misses overlap as a prefetched stream
  * does, one every latency / stream_mlp, each still queuing on the fabric. */
-void hw_stream_access(struct hw *hw, struct sim_cpu *cpu, hw_objline *ol, int count,
-		      int stride, int home);
+void hw_stream_access(struct hw *hw, struct sim_cpu *cpu, hw_objline *ol, uint64_t line,
+		      int count, int stride, int home);
 
 /* `lines` lines that are in no cache any more (kernel data pushed out by the
  * working set: task, file and socket structures of thousands of tasks), read

@@ -188,6 +188,7 @@ static int load_topology(struct machine *m, const cJSON *root, const cJSON *src,
 				f, ncpus, MACHINE_MAX_CPUS);
 	m->ncpus = (int)ncpus;
 	m->nsockets = m->nodes * m->sockets_per_node;
+	m->ndies = m->nsockets * m->dies_per_socket;
 	m->topo = calloc((size_t)m->ncpus, sizeof(*m->topo));
 	m->dist = malloc((size_t)m->ncpus * (size_t)m->ncpus);
 	if (!m->topo || !m->dist)
@@ -316,6 +317,22 @@ static int load_latencies(struct machine *m, const cJSON *root, const cJSON *src
 	if (figure(f, root, src, NULL, "atomic_cycles", 1, 1e5, true, &v, err) < 0)
 		return -1;
 	m->atomic = (uint32_t)v;
+	cJSON *llc = json_member(f, root, NULL, "llc", err);
+	if (!llc)
+		return -1;
+	if (!cJSON_IsObject(llc))
+		return sim_fail(err, "%s: field 'llc' must be an object", f);
+	static const char *const llc_keys[] = { "kb", "ways", NULL };
+	if (only_known(f, llc, "llc", llc_keys, err) < 0 ||
+	    figure(f, llc, src, "llc", "kb", 64, 1 << 20, true, &v, err) < 0)
+		return -1;
+	m->llc_kb = (uint32_t)v;
+	if (figure(f, llc, src, "llc", "ways", 1, 64, true, &v, err) < 0)
+		return -1;
+	m->llc_ways = (uint32_t)v;
+	if ((m->llc_kb * 1024u / 64u) % m->llc_ways)
+		return sim_fail(err, "%s: field 'llc': %u KB is not a whole number of %u-way sets of "
+				"64-byte lines", f, m->llc_kb, m->llc_ways);
 	return 0;
 }
 
@@ -480,7 +497,7 @@ int machine_load(struct machine *m, const char *name, struct sim_err *err)
 		goto out;
 	}
 	static const char *const root_keys[] = { "name", "description", "clock_ghz", "topology",
-		"handoff_cycles", "memory_cycles", "atomic_cycles", "fabric", "cost_table",
+		"handoff_cycles", "memory_cycles", "atomic_cycles", "llc", "fabric", "cost_table",
 		"costs", "sources", NULL };
 	if (only_known(f, root, NULL, root_keys, err) < 0)
 		goto out;

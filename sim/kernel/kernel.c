@@ -12,7 +12,7 @@
 #include "slab.h"
 
 const struct param_def kernel_param_defs[] = {
-	{ "kernel", PT_ENUM, "2.6.25", 0, 0, "2.6.24|2.6.25|2.6.26",
+	{ "kernel", PT_ENUM, "2.6.25", 0, 0, "2.6.24|2.6.25|2.6.26|3.1|3.2",
 	  "kernel version whose defaults (lock kind, SLUB era, scheduler) apply" },
 	{ "spinlock", PT_ENUM, "ticket", 0, 0, "byte|ticket|queued",
 	  "x86 spinlock: byte (up to 2.6.24, unfair), ticket (2.6.25-4.1, FIFO) or "
@@ -127,7 +127,8 @@ int kernel_init(struct kernel *k, struct engine *eng, struct hw *hw,
 	k->skb = calloc(1, sizeof(*k->skb));
 	if (!k->skb)
 		return sim_fail(err, "out of memory");
-	if (kmem_cache_init(k, err) < 0 || skb_init(k, k->skb, err) < 0)
+	if (kmem_cache_init(k, err) < 0 || skb_init(k, k->skb, err) < 0 ||
+	    (policy->init_done && policy->init_done(k->pstate, err) < 0))
 		return -1;
 	return 0;
 }

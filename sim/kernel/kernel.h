@@ -19,7 +19,7 @@ struct slab_policy;
 struct kmem_cache;
 struct skb_state;
 
-#define KMALLOC_SHIFT_HIGH 12		/* kmalloc-4096, the largest (2.6.25) */
+#define KMALLOC_SHIFT_HIGH 22		/* SLAB's size-4194304 (x86-64, MAX_ORDER 11) */
 #define KMALLOC_CACHES (KMALLOC_SHIFT_HIGH + 1)
 
 /* Costs of non-slab kernel paths, in cycles (machines/costs/). */

@@ -54,6 +54,8 @@ static inline int list_empty(const struct list_head *head)
 #define list_entry(ptr, type, member) container_of(ptr, type, member)
 #define list_first_entry(ptr, type, member) list_entry((ptr)->next, type, member)
 
+#define list_for_each(pos, head) for (pos = (head)->next; pos != (head); pos = pos->next)
+
 #define list_for_each_entry(pos, head, member)                                  \
 	for (pos = list_entry((head)->next, __typeof__(*pos), member);          \
 	     &pos->member != (head);                                            \

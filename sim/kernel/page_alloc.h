@@ -57,6 +57,10 @@ struct page {
 	struct hw_line line;		/* the struct page cache line */
 	struct hw_lock lock;		/* PG_locked as a bit spinlock (slab_lock) */
 	void *priv;			/* policy's own per-slab data */
+	uint32_t cmpxchg_seq;		/* SLUB 3.1: bumped by each cmpxchg_double_slab */
+	int32_t slab_idx;		/* SLQB: index in its cache's slab table */
+	int16_t pages, pobjects;	/* SLUB 3.2: a CPU's partial slabs from here on */
+	struct page *next;		/* SLUB 3.2: the next slab on a CPU's partial list */
 	uint64_t pfn;
 };
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "sched_internal.h"
+#include "workqueue.h"
 
 /* update_avg(): avg += (sample - avg) / 8 */
 static void update_avg(uint64_t *avg, uint64_t sample)
@@ -64,6 +65,8 @@ void schedule(struct task *prev)
 	struct hw *hw = prev->k->hw;
 	struct sim_cpu *cpu = task_cpu(prev);
 	struct rq *rq = &s->rq[cpu->id];
+	if (rq->work_pending)	/* the events thread runs first */
+		run_pending_work(prev);
 	int psym = sym_enter(cpu, s->sym_schedule);
 	cpu_charge(cpu, s->cost_schedule);
 	hw_spin_lock(hw, cpu, &rq->lock);
@@ -105,6 +108,8 @@ void sched_preempt_point(struct task *t)
 	struct sched *s = &t->k->sched;
 	struct sim_cpu *cpu = task_cpu(t);
 	struct rq *rq = &s->rq[cpu->id];
+	if (rq->work_pending)
+		run_pending_work(t);
 	if (cpu->clock >= rq->next_balance)
 		load_balance(s, cpu, false);
 	if (rq->need_resched || (cpu->clock >= rq->slice_end && rq->nheap > 0))

@@ -24,6 +24,7 @@ struct mm_struct {
 
 struct kernel;
 struct task;
+struct delayed_work;
 typedef void (*task_fn)(struct task *t, void *arg);
 
 struct task {
@@ -71,6 +72,7 @@ struct rq {
 	bool need_resched;
 	struct task *dead;		/* exited task whose stack is freed after the switch */
 	struct sim_event *balance_timer;
+	struct delayed_work *work_pending;	/* due works to run here (workqueue.c) */
 	bool idle_unarmed;		/* idle with its tick stopped */
 	uint64_t nr_switches;
 	uint64_t migrations_in;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "sched_internal.h"
+#include "workqueue.h"
 
 /* --- load balancing --- */
 
@@ -30,8 +31,11 @@ static int move_tasks(struct sched *s, struct rq *dst, struct rq *src, int n)
 	return moved;
 }
 
-/* load_balance(): pull from the busiest run queue if it has clearly more.
- * Reading other queues' lengths is racy in the kernel too. */
+/* load_balance() over the sched domains, lowest first (SMT siblings, the
+ * cache-sharing die, the socket, the node, every CPU): pull from the
+ * busiest run queue of the first domain that has one clearly busier, so
+ * idle CPUs look near home first and do not all pile on one queue. Reading
+ * other queues' lengths is racy in the kernel too. */
 int load_balance(struct sched *s, struct sim_cpu *cpu, bool newidle)
 {
 	struct hw *hw = s->k->hw;
@@ -40,12 +44,18 @@ int load_balance(struct sched *s, struct sim_cpu *cpu, bool newidle)
 	cpu_charge(cpu, s->cost_balance);
 	rq->next_balance = cpu->clock + s->balance_interval;
 	cpu_sync(cpu);	/* the scan reads other queues' lengths (racy, as in the kernel) */
+	const struct machine *m = s->k->m;
 	int busiest = -1, most = rq->nr_running;
-	for (int i = 0; i < s->ncpus; i++)
-		if (s->rq[i].nr_running > most && s->rq[i].nheap > 0) {
-			most = s->rq[i].nr_running;
-			busiest = i;
-		}
+	for (int d = DIST_SMT; d < NR_DIST && busiest < 0; d++) {
+		for (int i = 0; i < s->ncpus; i++)
+			if ((int)machine_dist(m, cpu->id, i) <= d && s->rq[i].nr_running > most &&
+			    s->rq[i].nheap > 0) {
+				most = s->rq[i].nr_running;
+				busiest = i;
+			}
+		if (busiest >= 0 && most - rq->nr_running < (newidle ? 1 : 2))
+			busiest = -1, most = rq->nr_running;	/* balanced here: look wider */
+	}
 	int moved = 0;
 	int want = newidle ? 1 : (most - rq->nr_running) / 2;
 	if (busiest >= 0 && want > 0 && most - rq->nr_running >= (newidle ? 1 : 2)) {
@@ -114,6 +124,8 @@ void idle_loop(struct task *idle, void *arg)
 	for (;;) {
 		struct sim_cpu *cpu = task_cpu(idle);
 		struct rq *rq = &s->rq[cpu->id];
+		if (rq->work_pending)
+			run_pending_work(idle);
 		hw_spin_lock(hw, cpu, &rq->lock);
 		struct task *next = heap_pop(rq);
 		if (next) {
@@ -129,7 +141,7 @@ void idle_loop(struct task *idle, void *arg)
 		/* No yield from this check to cpu_suspend(): a wake-up that
 		 * queued a task meanwhile is seen here, none is lost. */
 		cpu_sync(cpu);
-		if (rq->nheap)
+		if (rq->nheap || rq->work_pending)
 			continue;
 		bool work = false;
 		for (int i = 0; i < s->ncpus && !work; i++)

@@ -37,14 +37,12 @@ void slab_objs_stream(struct hw *hw, struct sim_cpu *cpu, struct page *page,
 		      unsigned int objects)
 {
 	unsigned int size = page->slab->size;
-	if (size < 64)	/* small objects: every line of the objects */
-		hw_stream_access(hw, cpu, page->cl, (int)((objects * size + 63) >> 6), 1, page->nid);
-	else if (size % 64 == 0)
-		hw_stream_access(hw, cpu, page->cl, (int)objects, (int)(size >> 6), page->nid);
-	else
-		for (unsigned int i = 0; i < objects; i++)
-			hw_stream_access(hw, cpu, &page->cl[((uint64_t)i * size) >> 6], 1, 1,
-					 page->nid);
+	uint64_t base = page_address(page) >> 6;
+	if (size % 64)	/* objects across lines: the walk covers every line */
+		hw_stream_access(hw, cpu, page->cl, base, (int)((objects * size + 63) >> 6), 1,
+				 page->nid);
+	else		/* one line per object, `size` apart */
+		hw_stream_access(hw, cpu, page->cl, base, (int)objects, (int)(size >> 6), page->nid);
 }
 
 static int register_cache(struct kernel *k, struct kmem_cache *c)
@@ -93,24 +91,25 @@ struct kmem_cache *kmem_cache_create(struct kernel *k, const char *name, unsigne
 
 int kmem_cache_init(struct kernel *k, struct sim_err *err)
 {
-	unsigned int max = k->policy->kmalloc_max(k->pstate);
-	for (int i = 3; i <= KMALLOC_SHIFT_HIGH; i++) {
+	const struct slab_policy *p = k->policy;
+	unsigned int max = p->kmalloc_max(k->pstate);
+	char name[32];
+	for (int i = p->kmalloc_min_shift; i <= KMALLOC_SHIFT_HIGH; i++) {
 		unsigned int size = 1u << i;
 		if (size > max)
 			break;
-		char name[32];
-		snprintf(name, sizeof(name), "kmalloc-%u", size);
+		snprintf(name, sizeof(name), "%s%u", p->kmalloc_prefix, size);
 		k->kmalloc_caches[i] = kmem_cache_create(k, name, size, 8, __KMALLOC_CACHE, err);
 		if (!k->kmalloc_caches[i])
 			return -1;
-		if (i == 6)	/* kmalloc-96 and kmalloc-192 follow 64 and 128 */
-			if (!(k->kmalloc_caches[1] = kmem_cache_create(k, "kmalloc-96", 96, 8,
-								       __KMALLOC_CACHE, err)))
+		if ((i == 6 && (p->kmalloc_odd & KMALLOC_96)) ||
+		    (i == 7 && (p->kmalloc_odd & KMALLOC_192))) {	/* after 64 and 128 */
+			unsigned int odd = i == 6 ? 96 : 192;
+			snprintf(name, sizeof(name), "%s%u", p->kmalloc_prefix, odd);
+			if (!(k->kmalloc_caches[i - 5] = kmem_cache_create(k, name, odd, 8,
+									   __KMALLOC_CACHE, err)))
 				return -1;
-		if (i == 7)
-			if (!(k->kmalloc_caches[2] = kmem_cache_create(k, "kmalloc-192", 192, 8,
-								       __KMALLOC_CACHE, err)))
-				return -1;
+		}
 	}
 	return 0;
 }
@@ -119,19 +118,17 @@ struct kmem_cache *kmalloc_slab(struct kernel *k, size_t size)
 {
 	if (size == 0 || size > k->policy->kmalloc_max(k->pstate))
 		return NULL;
-	int index;	/* kmalloc_index() */
-	if (size <= 8)
-		index = 3;
-	else if (size > 64 && size <= 96)
-		index = 1;
-	else if (size > 128 && size <= 192)
-		index = 2;
-	else {
-		index = 4;
-		while ((1ul << index) < size)
-			index++;
-	}
-	return k->kmalloc_caches[index];
+	int index;	/* kmalloc_index(); a class the policy lacks: the next one up */
+	if (size > 64 && size <= 96 && k->kmalloc_caches[1])
+		return k->kmalloc_caches[1];
+	if (size > 128 && size <= 192 && k->kmalloc_caches[2])
+		return k->kmalloc_caches[2];
+	index = 3;
+	while ((1ul << index) < size)
+		index++;
+	while (index < KMALLOC_CACHES && !k->kmalloc_caches[index])
+		index++;
+	return index < KMALLOC_CACHES ? k->kmalloc_caches[index] : NULL;
 }
 
 static inline struct kmem_cache *real_cache(struct kmem_cache *c)

@@ -11,7 +11,7 @@ static cJSON *params_json(const struct param_set *ps)
 {
 	cJSON *o = cJSON_CreateObject();
 	for (int i = 0; i < ps->n; i++) {
-		if (ps->defs[i].type == PT_ENUM)
+		if (ps->defs[i].type == PT_ENUM || ps->defs[i].type == PT_STR)
 			cJSON_AddStringToObject(o, ps->defs[i].name, ps->value[i]);
 		else
 			cJSON_AddNumberToObject(o, ps->defs[i].name, ps->num[i]);

@@ -25,6 +25,7 @@ static const struct param_def slab_test_params[] = {
 	  "the module's bit mask of tests: 1 alloc-then-free, 2 alloc/free, 4 concurrent, "
 	  "8 remote free, 16 one alloc N free" },
 	{ "count", PT_INT, "10000", 1, 10000000, NULL, "TEST_COUNT: operations per CPU and size" },
+	{ "min_size", PT_INT, "8", 8, 1048576, NULL, "smallest size (the module starts at 8)" },
 	{ "max_size", PT_INT, "16384", 8, 1048576, NULL,
 	  "largest size of tests 1-2 (tests 3-5 stop at PAGE_SIZE)" },
 	{ NULL },
@@ -44,7 +45,7 @@ struct st_cpu {
 
 struct slab_test {
 	struct kernel *k;
-	int run, count, max_size, ncpus;
+	int run, count, min_size, max_size, ncpus;
 	struct st_cpu *cpu;
 	kaddr_t *v;			/* the single-thread tests' vmalloc'ed array */
 	int test, size, phase, gen;	/* the concurrent test being run */
@@ -95,7 +96,7 @@ static void single_thread(struct task *t, struct slab_test *st, int test)
 {
 	struct kernel *k = t->k;
 	struct sim_cpu *cpu = task_cpu(t);
-	for (int size = 8; size <= st->max_size; size <<= 1) {
+	for (int size = st->min_size; size <= st->max_size; size <<= 1) {
 		uint64_t t1 = cpu->clock;
 		if (test == 1) {
 			for (int i = 0; i < st->count; i++)
@@ -260,7 +261,8 @@ static void st_insmod(struct task *t, void *arg)
 		if (test <= 2)
 			single_thread(t, st, test);
 		else
-			for (int size = 8; size <= ST_PAGE_SIZE && size <= st->max_size; size <<= 1)
+			for (int size = st->min_size; size <= ST_PAGE_SIZE && size <= st->max_size;
+			     size <<= 1)
 				concurrent(t, st, test, size);
 	}
 	kernel_mark(k, false);
@@ -279,6 +281,7 @@ static int st_start(struct kernel *k, const struct param_set *ps, void **state,
 	st->k = k;
 	st->run = (int)param_int(ps, "run");
 	st->count = (int)param_int(ps, "count");
+	st->min_size = (int)param_int(ps, "min_size");
 	st->max_size = (int)param_int(ps, "max_size");
 	st->ncpus = k->m->ncpus;
 	bool concurrent_tests = st->run & (4 | 8 | 16);
@@ -324,7 +327,7 @@ static int st_parse(struct param_set *ps, int argc, char **argv, struct sim_err 
 {
 	if (argc > 1)
 		return sim_fail(err, "slab_test: unexpected argument '%s' (its parameters are "
-				"NAME=VALUE: run count max_size)", argv[1]);
+				"NAME=VALUE: run count min_size max_size)", argv[1]);
 	return 0;
 }
 
@@ -390,7 +393,7 @@ const struct workload slab_test_workload = {
 	.name = "slab_test",
 	.description = "the slab_test kernel module: single-thread, concurrent, remote-free "
 		       "and 1-alloc-N-free kmalloc/kfree cycle counts",
-	.usage = "slab_test [run=MASK] [count=N] [max_size=BYTES]",
+	.usage = "slab_test [run=MASK] [count=N] [min_size=BYTES] [max_size=BYTES]",
 	.params = slab_test_params,
 	.parse_cmdline = st_parse,
 	.start = st_start,

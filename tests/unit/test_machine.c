@@ -45,6 +45,7 @@ static const char good[] =
 	"  \"handoff_cycles\": { \"same_core\": 1, \"smt\": 10, \"same_socket\": 50, \"other_socket\": 200 },\n"
 	"  \"memory_cycles\": { \"local\": 150, \"remote\": 250 },\n"
 	"  \"atomic_cycles\": 20,\n"
+	"  \"llc\": { \"kb\": 4096, \"ways\": 16 },\n"
 	"  \"fabric\": { \"kind\": \"home\", \"home_occupancy_cycles\": 10,\n"
 	"              \"link_occupancy_cycles\": 10, \"line_occupancy_cycles\": 50 },\n"
 	"  \"cost_table\": \"core2\",\n"
@@ -52,7 +53,8 @@ static const char good[] =
 	"    \"handoff_cycles.same_core\": \"s\", \"handoff_cycles.smt\": \"s\",\n"
 	"    \"handoff_cycles.same_socket\": \"s\", \"handoff_cycles.other_socket\": \"s\",\n"
 	"    \"memory_cycles.local\": \"s\", \"memory_cycles.remote\": \"s\",\n"
-	"    \"atomic_cycles\": \"s\", \"fabric.home_occupancy_cycles\": \"s\",\n"
+	"    \"atomic_cycles\": \"s\", \"llc.kb\": \"s\", \"llc.ways\": \"s\",\n"
+	"    \"fabric.home_occupancy_cycles\": \"s\",\n"
 	"    \"fabric.link_occupancy_cycles\": \"s\", \"fabric.line_occupancy_cycles\": \"est: s\" } }\n";
 
 /* Write `text` with `from` replaced by `to` to a temporary .json file. */
@@ -135,6 +137,8 @@ static void test_bad_files(void **state)
 	expect_refused("\"nodes\": 2,", "\"nodes\": 2, \"numa\": 2,", "unknown field 'topology.numa'");
 	expect_refused("\"local\": 150,", "\"local\": 150, \"far\": 400,", "unknown field 'memory_cycles.far'");
 	expect_refused("\"kind\": \"home\",", "\"kind\": \"home\", \"bus_occupancy_cycles\": 5,", "unknown field 'fabric.bus_occupancy_cycles'");
+	expect_refused("\"ways\": 16", "\"ways\": 7", "is not a whole number of 7-way sets");
+	expect_refused("\"llc\": { \"kb\": 4096, \"ways\": 16 },", "", "missing field 'llc'");
 	/* a figure out of range */
 	expect_refused("\"atomic_cycles\": 20,", "\"atomic_cycles\": -20,", "atomic_cycles");
 	expect_refused("\"clock_ghz\": 2.0", "\"clock_ghz\": 0", "clock_ghz");

@@ -148,10 +148,15 @@ static void stress_task(struct task *t, void *arg)
 	}
 }
 
-static void run_stress(const char *machine, const char *policy, bool corrupt, struct stress *st)
+static void run_stress(const char *machine, const char *policy, const char *kernel, bool corrupt,
+		       struct stress *st)
 {
 	memset(st, 0, sizeof(*st));
-	struct run_config cfg = { .machine = machine, .policy = policy, .seed = 7 };
+	char kv[32];
+	snprintf(kv, sizeof(kv), "kernel=%s", kernel);
+	const char *assign[] = { kv };
+	struct run_config cfg = { .machine = machine, .policy = policy, .seed = 7,
+				  .assign = assign, .nassign = 1 };
 	struct sim_err err;
 	if (run_configure(&st->r, &cfg, &err) < 0 || run_build(&st->r, &err) < 0) {
 		printf("%s\n", err.msg);
@@ -195,10 +200,18 @@ static void test_every_policy_every_machine(void **state)
 	assert_true(n >= 1);
 	static struct stress st;
 	for (int m = 0; m < n; m++) {
-		for (int p = 0; slab_policies[p]; p++) {
-			run_stress(names[m], slab_policies[p]->name, false, &st);
-			printf("  %s on %s: %d checks, %llu allocations, %llu remote frees, "
-			       "%llu migrations: %s\n", slab_policies[p]->name, names[m], st.checks,
+		for (int pe = 0; pe < 64; pe++) {
+			/* every policy, and every era of one that has eras (SLUB) */
+			static const char *const eras[] = { "2.6.25", "2.6.24", "3.1", "3.2" };
+			int p = pe / 4, e = pe % 4;
+			if (!slab_policies[p])
+				break;
+			if (e > 0 && strcmp(slab_policies[p]->name, "slub"))
+				continue;
+			run_stress(names[m], slab_policies[p]->name, eras[e], false, &st);
+			printf("  %s (kernel %s) on %s: %d checks, %llu allocations, %llu remote "
+			       "frees, %llu migrations: %s\n", slab_policies[p]->name, eras[e],
+			       names[m], st.checks,
 			       (unsigned long long)st.allocs, (unsigned long long)st.remote_frees,
 			       (unsigned long long)st.migrations_seen, st.failed ? st.msg : "ok");
 			assert_false(st.failed);
@@ -219,7 +232,7 @@ static void test_checker_catches_double_free(void **state)
 {
 	(void)state;
 	static struct stress st;
-	run_stress("tigerton", "slub", true, &st);
+	run_stress("tigerton", "slub", "2.6.25", true, &st);
 	assert_false(st.failed);	/* all was well before the bug */
 	struct sim_err err;
 	assert_int_equal(kernel_check(&st.r.k, &err), -1);
@@ -233,7 +246,7 @@ static void test_checker_catches_lost_object(void **state)
 {
 	(void)state;
 	static struct stress st;
-	run_stress("tigerton", "slub", false, &st);
+	run_stress("tigerton", "slub", "2.6.25", false, &st);
 	struct sim_err err;
 	assert_int_equal(kernel_check(&st.r.k, &err), 0);
 	struct kernel *k = &st.r.k;

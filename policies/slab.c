@@ -1,0 +1,705 @@
+/* slab.c - SLAB of 2.6.24-2.6.26 (mm/slab.c): objects come and go through a
+ * per-CPU LIFO array (ac->entry[]); an empty array is refilled with up to
+ * `batchcount` objects under the node's list_lock, first from the node's
+ * shared array, then from partial and free slabs (cache_alloc_refill); a
+ * full one gives `batchcount` objects back, to the shared array or to their
+ * slabs (cache_flusharray, free_block). On NUMA machines an object of
+ * another node goes to an alien array for that node, drained into the
+ * owner's lists when full (cache_free_alien). Empty slabs beyond free_limit
+ * go back to the page allocator; cache_reap trims the rest every few
+ * seconds (slab_reap.c). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel/slab.h"
+#include "slab.h"
+
+const char *const slab_stat_name[NR_SLAB_STAT_ITEMS] = {
+	"listallocs", "maxobjs", "grown", "reaped", "error", "maxfreeable", "nodeallocs",
+	"remotefrees", "alienoverflow", "allochit", "allocmiss", "freehit", "freemiss",
+};
+
+static inline int numa_node_id(const struct slab_state *sb, const struct sim_cpu *cpu)
+{
+	return sb->k->m->topo[cpu->id].node;
+}
+
+static inline struct slab *page_slab(const struct page *page)
+{
+	return page->priv;	/* page->lru.prev of the kernel: page_get_slab() */
+}
+
+/* virt_to_slab(): the object's struct page, then its descriptor. */
+static struct page *virt_to_slab(struct slab_state *sb, struct sim_cpu *cpu, kaddr_t objp)
+{
+	struct page *page = virt_to_head_page(&sb->k->pa, objp);
+	hw_read(sb->hw, cpu, &page->line);
+	return page;
+}
+
+/* --- the descriptor pool (host memory for struct slab, reused) --- */
+
+static struct slab *desc_get(struct slab_state *sb)
+{
+	struct slab *d = sb->desc_pool;
+	if (d) {
+		sb->desc_pool = d->next_free;
+	} else {
+		d = calloc(1, sizeof(*d));
+		if (!d)
+			abort();	/* out of host memory */
+	}
+	return d;
+}
+
+static void desc_put(struct slab_state *sb, struct slab *d)
+{
+	d->next_free = sb->desc_pool;
+	sb->desc_pool = d;
+}
+
+static void track_slab(struct slab_cache *cp, struct page *page)
+{
+	if (cp->nall == cp->all_cap) {
+		cp->all_cap = cp->all_cap ? 2 * cp->all_cap : 64;
+		cp->all = realloc(cp->all, (size_t)cp->all_cap * sizeof(*cp->all));
+		if (!cp->all)
+			abort();
+	}
+	page_slab(page)->all_idx = cp->nall;
+	cp->all[cp->nall++] = page;
+	if ((uint64_t)cp->nall > cp->slabs_peak)
+		cp->slabs_peak = (uint64_t)cp->nall;
+}
+
+static void untrack_slab(struct slab_cache *cp, struct page *page)
+{
+	int i = page_slab(page)->all_idx;
+	cp->all[i] = cp->all[--cp->nall];
+	page_slab(cp->all[i])->all_idx = i;
+}
+
+/* --- objects in a slab: slab_get_obj / slab_put_obj --- */
+
+static kaddr_t slab_get_obj(struct slab_state *sb, struct sim_cpu *cpu, struct slab_cache *cp,
+			    struct page *page)
+{
+	unsigned int idx = page->freelist;
+	page->inuse++;
+	page->freelist = page->obj[idx].next;	/* slab_bufctl(slabp)[slabp->free] */
+	cpu_charge(cpu, sb->cost_per_object);
+	return slab_obj_addr(cp->kc, page, idx);
+}
+
+static void slab_put_obj(struct slab_state *sb, struct sim_cpu *cpu, struct slab_cache *cp,
+			 struct page *page, kaddr_t objp)
+{
+	unsigned int objnr = slab_obj_index(cp->kc, page, objp);
+	page->obj[objnr].next = page->freelist;
+	page->freelist = (uint16_t)objnr;
+	page->inuse--;
+	cpu_charge(cpu, sb->cost_per_object);
+}
+
+/* A slab moves between the node's lists: its descriptor and the list head
+ * (or neighbour) lines are written. */
+static void slab_list_move(struct slab_state *sb, struct sim_cpu *cpu, struct kmem_list3 *l3,
+			   struct page *page, struct list_head *to, bool tail)
+{
+	hw_write(sb->hw, cpu, &page_slab(page)->line);
+	hw_write(sb->hw, cpu, &l3->line);
+	list_del(&page->lru);
+	if (tail)
+		list_add_tail(&page->lru, to);
+	else
+		list_add(&page->lru, to);
+}
+
+/* --- growing and shrinking --- */
+
+/* kmem_getpages() + alloc_slabmgmt() + cache_init_objs(): a slab of `num`
+ * free objects on `nodeid`, its descriptor on the slab or in slabp_cache. */
+static struct page *kmem_getpages(struct slab_state *sb, struct sim_cpu *cpu,
+				  struct slab_cache *cp, int nodeid)
+{
+	struct page *page = alloc_pages_node(&sb->k->pa, cpu, nodeid, (unsigned int)cp->gfporder);
+	if (!page)
+		return NULL;
+	page->slab = cp->kc;
+	page->flags |= PG_slab;
+	page->order = (int8_t)cp->gfporder;
+	account_slab_pages(&sb->k->pa, page->nid, 1l << cp->gfporder);
+	slab_page_prepare(sb->k, page, cp->num);
+	struct slab *d = desc_get(sb);
+	hw_line_init(sb->hw, &d->line, page->nid);
+	d->mgmt = 0;
+	page->priv = d;
+	if (cp->off_slab) {
+		d->mgmt = kmem_cache_alloc(sb->k, cpu, cp->slabp_cache);
+		if (!d->mgmt) {
+			page->priv = NULL;
+			desc_put(sb, d);
+			page->flags &= ~PG_slab;
+			page->slab = NULL;
+			account_slab_pages(&sb->k->pa, page->nid, -(1l << cp->gfporder));
+			__free_pages(&sb->k->pa, cpu, page, (unsigned int)cp->gfporder);
+			return NULL;
+		}
+	}
+	/* cache_init_objs(): bufctl[i] = i + 1 (no constructor touches objects) */
+	for (unsigned int i = 0; i < cp->num; i++)
+		page->obj[i].next = i + 1 < cp->num ? (uint16_t)(i + 1) : OBJ_NIL;
+	page->freelist = 0;
+	page->inuse = 0;
+	cpu_charge(cpu, sb->cost_grow + cp->num * sb->cost_init_per_object);
+	hw_write(sb->hw, cpu, &d->line);
+	hw_write(sb->hw, cpu, &page->line);	/* slab_map_pages() */
+	track_slab(cp, page);
+	return page;
+}
+
+/* cache_grow(): colour under the list lock, pages, then the new slab on
+ * slabs_free under the list lock. */
+static int cache_grow(struct slab_state *sb, struct sim_cpu *cpu, struct slab_cache *cp,
+		      int nodeid)
+{
+	struct kmem_list3 *l3 = &cp->nodelists[nodeid];
+	int psym = sym_enter(cpu, sb->sym_grow);
+	hw_spin_lock(sb->hw, cpu, &l3->list_lock);
+	hw_write(sb->hw, cpu, &l3->line);
+	if (++l3->colour_next >= cp->colour)
+		l3->colour_next = 0;
+	hw_spin_unlock(sb->hw, cpu, &l3->list_lock);
+	struct page *page = kmem_getpages(sb, cpu, cp, nodeid);
+	if (!page) {
+		sym_exit(cpu, psym);
+		return 0;
+	}
+	hw_spin_lock(sb->hw, cpu, &l3->list_lock);
+	hw_write(sb->hw, cpu, &l3->line);
+	list_add_tail(&page->lru, &l3->slabs_free);
+	cp->stat[SLAB_GROWN]++;
+	l3->free_objects += cp->num;
+	hw_spin_unlock(sb->hw, cpu, &l3->list_lock);
+	sym_exit(cpu, psym);
+	return 1;
+}
+
+void slab_destroy(struct slab_state *sb, struct sim_cpu *cpu, struct slab_cache *cp,
+		  struct page *page)
+{
+	int psym = sym_enter(cpu, sb->sym_destroy);
+	cpu_charge(cpu, sb->cost_destroy);
+	struct slab *d = page_slab(page);
+	untrack_slab(cp, page);
+	kaddr_t mgmt = d->mgmt;
+	page->priv = NULL;
+	desc_put(sb, d);
+	page->flags &= ~PG_slab;
+	page->slab = NULL;
+	account_slab_pages(&sb->k->pa, page->nid, -(1l << cp->gfporder));
+	__free_pages(&sb->k->pa, cpu, page, (unsigned int)cp->gfporder);	/* kmem_freepages */
+	if (mgmt)
+		kmem_cache_free(sb->k, cpu, cp->slabp_cache, mgmt);
+	sym_exit(cpu, psym);
+}
+
+/* free_block(): objects back to their slabs (caller holds node's list_lock);
+ * an empty slab is destroyed if the node has more free objects than
+ * free_limit, else it joins slabs_free; a partial one goes to the tail. */
+void slab_free_block(struct slab_state *sb, struct sim_cpu *cpu, struct slab_cache *cp,
+		     kaddr_t *objpp, int nr, int node)
+{
+	struct kmem_list3 *l3 = &cp->nodelists[node];
+	int psym = sym_enter(cpu, sb->sym_free_block);
+	for (int i = 0; i < nr; i++) {
+		struct page *page = virt_to_slab(sb, cpu, objpp[i]);
+		cpu_charge(cpu, sb->cost_free_block);
+		hw_write(sb->hw, cpu, &page_slab(page)->line);
+		list_del(&page->lru);
+		slab_put_obj(sb, cpu, cp, page, objpp[i]);
+		cp->active--;
+		l3->free_objects++;
+		if (page->inuse == 0) {
+			if (l3->free_objects > l3->free_limit) {
+				l3->free_objects -= cp->num;
+				slab_destroy(sb, cpu, cp, page);
+			} else {
+				list_add(&page->lru, &l3->slabs_free);
+			}
+		} else {
+			list_add_tail(&page->lru, &l3->slabs_partial);
+		}
+	}
+	hw_write(sb->hw, cpu, &l3->line);
+	sym_exit(cpu, psym);
+}
+
+int slab_transfer_objects(struct array_cache *to, struct array_cache *from, unsigned int max)
+{
+	unsigned int nr = from->avail < max ? from->avail : max;
+	if (nr > to->limit - to->avail)
+		nr = to->limit - to->avail;
+	if (!nr)
+		return 0;
+	memcpy(to->entry + to->avail, from->entry + from->avail - nr, nr * sizeof(kaddr_t));
+	from->avail -= nr;
+	to->avail += nr;
+	to->touched = true;
+	return (int)nr;
+}
+
+/* --- allocation --- */
+
+/* cache_alloc_refill(): the CPU's array is empty. */
+static kaddr_t cache_alloc_refill(struct slab_state *sb, struct sim_cpu *cpu,
+				  struct slab_cache *cp, struct array_cache *ac)
+{
+	int node = numa_node_id(sb, cpu);
+	struct kmem_list3 *l3 = &cp->nodelists[node];
+	int psym = sym_enter(cpu, sb->sym_alloc_refill);
+	for (;;) {
+		int batchcount = (int)ac->batchcount;
+		if (!ac->touched && batchcount > BATCHREFILL_LIMIT)
+			batchcount = BATCHREFILL_LIMIT;	/* little recent use: a partial refill */
+		cpu_charge(cpu, sb->cost_refill);
+		hw_spin_lock(sb->hw, cpu, &l3->list_lock);
+		hw_write(sb->hw, cpu, &l3->line);
+		if (l3->shared) {
+			hw_write(sb->hw, cpu, &l3->shared->line);
+			if (slab_transfer_objects(ac, l3->shared, (unsigned int)batchcount)) {
+				hw_spin_unlock(sb->hw, cpu, &l3->list_lock);
+				break;	/* alloc_done */
+			}
+		}
+		while (batchcount > 0) {
+			struct list_head *entry = l3->slabs_partial.next;
+			if (entry == &l3->slabs_partial) {
+				l3->free_touched = true;
+				entry = l3->slabs_free.next;
+				if (entry == &l3->slabs_free)
+					break;	/* must_grow */
+			}
+			struct page *page = list_entry(entry, struct page, lru);
+			hw_write(sb->hw, cpu, &page_slab(page)->line);
+			while (page->inuse < cp->num && batchcount--) {
+				cp->stat[SLAB_LISTALLOCS]++;
+				cp->active++;
+				if ((uint64_t)cp->active > cp->stat[SLAB_MAXOBJS])
+					cp->stat[SLAB_MAXOBJS] = (uint64_t)cp->active;
+				ac->entry[ac->avail++] = slab_get_obj(sb, cpu, cp, page);
+			}
+			slab_list_move(sb, cpu, l3, page, page->freelist == OBJ_NIL
+				       ? &l3->slabs_full : &l3->slabs_partial, false);
+		}
+		l3->free_objects -= ac->avail;
+		hw_spin_unlock(sb->hw, cpu, &l3->list_lock);
+		if (ac->avail)
+			break;
+		if (!cache_grow(sb, cpu, cp, node) && ac->avail == 0) {
+			sym_exit(cpu, psym);
+			return 0;
+		}
+		if (ac->avail)	/* refilled meanwhile */
+			break;
+	}
+	ac->touched = true;
+	sym_exit(cpu, psym);
+	return ac->entry[--ac->avail];
+}
+
+/* ____cache_alloc_node(): straight from a node's lists (another node's
+ * object asked for by kmalloc_node / kmem_cache_alloc_node). */
+static kaddr_t cache_alloc_node(struct slab_state *sb, struct sim_cpu *cpu,
+				struct slab_cache *cp, int nodeid)
+{
+	struct kmem_list3 *l3 = &cp->nodelists[nodeid];
+	int psym = sym_enter(cpu, sb->sym_alloc_refill);
+	for (;;) {
+		cpu_charge(cpu, sb->cost_refill);
+		hw_spin_lock(sb->hw, cpu, &l3->list_lock);
+		hw_write(sb->hw, cpu, &l3->line);
+		struct list_head *entry = l3->slabs_partial.next;
+		if (entry == &l3->slabs_partial) {
+			l3->free_touched = true;
+			entry = l3->slabs_free.next;
+		}
+		if (entry != &l3->slabs_free && entry != &l3->slabs_partial) {
+			struct page *page = list_entry(entry, struct page, lru);
+			hw_write(sb->hw, cpu, &page_slab(page)->line);
+			cp->stat[SLAB_NODEALLOCS]++;
+			cp->stat[SLAB_LISTALLOCS]++;
+			cp->active++;
+			kaddr_t obj = slab_get_obj(sb, cpu, cp, page);
+			l3->free_objects--;
+			slab_list_move(sb, cpu, l3, page, page->freelist == OBJ_NIL
+				       ? &l3->slabs_full : &l3->slabs_partial, false);
+			hw_spin_unlock(sb->hw, cpu, &l3->list_lock);
+			sym_exit(cpu, psym);
+			return obj;
+		}
+		hw_spin_unlock(sb->hw, cpu, &l3->list_lock);
+		if (!cache_grow(sb, cpu, cp, nodeid)) {
+			sym_exit(cpu, psym);
+			return 0;
+		}
+	}
+}
+
+/* __cache_alloc(): pop the CPU's array (ALLOCHIT), else refill (ALLOCMISS). */
+static kaddr_t slab_alloc(void *state, struct kmem_cache *kc, struct sim_cpu *cpu, int node)
+{
+	struct slab_state *sb = state;
+	struct slab_cache *cp = kc->priv;
+	int psym = sym_enter(cpu, sb->sym_kmem_cache_alloc);
+	cpu_charge(cpu, sb->cost_alloc_hit);
+	slab_reap_touch(sb, cpu);
+	kaddr_t obj;
+	if (node >= 0 && node != numa_node_id(sb, cpu)) {
+		obj = cache_alloc_node(sb, cpu, cp, node);
+	} else {
+		struct array_cache *ac = cp->array[cpu->id];
+		hw_write(sb->hw, cpu, &ac->line);
+		if (ac->avail) {
+			cp->stat[SLAB_ALLOCHIT]++;
+			ac->touched = true;
+			obj = ac->entry[--ac->avail];
+		} else {
+			cp->stat[SLAB_ALLOCMISS]++;
+			obj = cache_alloc_refill(sb, cpu, cp, ac);
+		}
+	}
+	sym_exit(cpu, psym);
+	return obj;
+}
+
+/* --- freeing --- */
+
+/* cache_flusharray(): the CPU's array is full; batchcount objects go to the
+ * shared array if it has room, else back to their slabs. */
+static void cache_flusharray(struct slab_state *sb, struct sim_cpu *cpu, struct slab_cache *cp,
+			     struct array_cache *ac)
+{
+	int node = numa_node_id(sb, cpu);
+	struct kmem_list3 *l3 = &cp->nodelists[node];
+	int psym = sym_enter(cpu, sb->sym_flusharray);
+	unsigned int batchcount = ac->batchcount;
+	cpu_charge(cpu, sb->cost_flush);
+	hw_spin_lock(sb->hw, cpu, &l3->list_lock);
+	hw_write(sb->hw, cpu, &l3->line);
+	bool done = false;
+	if (l3->shared) {
+		struct array_cache *shared = l3->shared;
+		hw_write(sb->hw, cpu, &shared->line);
+		unsigned int max = shared->limit - shared->avail;
+		if (max) {
+			if (batchcount > max)
+				batchcount = max;
+			memcpy(&shared->entry[shared->avail], ac->entry, batchcount * sizeof(kaddr_t));
+			shared->avail += batchcount;
+			done = true;
+		}
+	}
+	if (!done)
+		slab_free_block(sb, cpu, cp, ac->entry, (int)batchcount, node);
+	hw_spin_unlock(sb->hw, cpu, &l3->list_lock);
+	ac->avail -= batchcount;
+	memmove(ac->entry, &ac->entry[batchcount], ac->avail * sizeof(kaddr_t));
+	sym_exit(cpu, psym);
+}
+
+/* __drain_alien_cache(): an alien array's objects go home, into the owner
+ * node's shared array first, the rest to their slabs. */
+void slab_drain_alien(struct slab_state *sb, struct sim_cpu *cpu, struct slab_cache *cp,
+		      struct array_cache *ac, int node)
+{
+	if (!ac->avail)
+		return;
+	struct kmem_list3 *rl3 = &cp->nodelists[node];
+	int psym = sym_enter(cpu, sb->sym_drain_alien);
+	hw_spin_lock(sb->hw, cpu, &rl3->list_lock);
+	hw_write(sb->hw, cpu, &rl3->line);
+	if (rl3->shared) {
+		hw_write(sb->hw, cpu, &rl3->shared->line);
+		slab_transfer_objects(rl3->shared, ac, ac->limit);
+	}
+	slab_free_block(sb, cpu, cp, ac->entry, (int)ac->avail, node);
+	ac->avail = 0;
+	hw_spin_unlock(sb->hw, cpu, &rl3->list_lock);
+	sym_exit(cpu, psym);
+}
+
+/* cache_free_alien(): an object of another node goes to this node's alien
+ * array for its node (draining it first if full). Returns false for a local
+ * object. */
+static bool cache_free_alien(struct slab_state *sb, struct sim_cpu *cpu, struct slab_cache *cp,
+			     kaddr_t objp)
+{
+	struct page *page = virt_to_slab(sb, cpu, objp);
+	int nodeid = page->nid, node = numa_node_id(sb, cpu);
+	if (nodeid == node)
+		return false;
+	int psym = sym_enter(cpu, sb->sym_free_alien);
+	cpu_charge(cpu, sb->cost_alien);
+	struct kmem_list3 *l3 = &cp->nodelists[node];
+	cp->stat[SLAB_REMOTEFREES]++;
+	if (l3->alien && l3->alien[nodeid]) {
+		struct array_cache *alien = l3->alien[nodeid];
+		hw_spin_lock(sb->hw, cpu, &alien->lock);
+		if (alien->avail == alien->limit) {
+			cp->stat[SLAB_ALIENOVERFLOW]++;
+			slab_drain_alien(sb, cpu, cp, alien, nodeid);
+		}
+		alien->entry[alien->avail++] = objp;
+		hw_spin_unlock(sb->hw, cpu, &alien->lock);
+	} else {
+		struct kmem_list3 *rl3 = &cp->nodelists[nodeid];
+		hw_spin_lock(sb->hw, cpu, &rl3->list_lock);
+		slab_free_block(sb, cpu, cp, &objp, 1, nodeid);
+		hw_spin_unlock(sb->hw, cpu, &rl3->list_lock);
+	}
+	sym_exit(cpu, psym);
+	return true;
+}
+
+/* __cache_free(): push on the CPU's array (FREEHIT), flushing a full one
+ * first (FREEMISS); objects of other nodes take the alien path. */
+static void slab_free(void *state, struct kmem_cache *kc, struct sim_cpu *cpu, kaddr_t objp)
+{
+	struct slab_state *sb = state;
+	struct slab_cache *cp = kc->priv;
+	int psym = sym_enter(cpu, sb->sym_kmem_cache_free);
+	cpu_charge(cpu, sb->cost_free_hit);
+	slab_reap_touch(sb, cpu);
+	if (sb->nodes > 1 && cache_free_alien(sb, cpu, cp, objp)) {
+		sym_exit(cpu, psym);
+		return;
+	}
+	struct array_cache *ac = cp->array[cpu->id];
+	hw_write(sb->hw, cpu, &ac->line);
+	if (ac->avail < ac->limit) {
+		cp->stat[SLAB_FREEHIT]++;
+	} else {
+		cp->stat[SLAB_FREEMISS]++;
+		cache_flusharray(sb, cpu, cp, ac);
+	}
+	ac->entry[ac->avail++] = objp;
+	sym_exit(cpu, psym);
+}
+
+/* --- caches --- */
+
+static struct array_cache *alloc_arraycache(struct slab_state *sb, int node, unsigned int limit,
+					    unsigned int batchcount, struct hw_lock_class *cls)
+{
+	struct array_cache *ac = calloc(1, sizeof(*ac));
+	if (!ac || !(ac->entry = calloc(limit ? limit : 1, sizeof(kaddr_t)))) {
+		free(ac);
+		return NULL;
+	}
+	ac->limit = limit;
+	ac->batchcount = batchcount;
+	hw_line_init(sb->hw, &ac->line, node);
+	if (cls)
+		hw_lock_init(&ac->lock, sb->k->lock_kind, &ac->line, cls);
+	return ac;
+}
+
+static void free_arraycache(struct array_cache *ac)
+{
+	if (ac)
+		free(ac->entry);
+	free(ac);
+}
+
+/* alloc_kmemlist() and the per-CPU arrays of do_tune_cpucache(). */
+static int setup_arrays(struct slab_state *sb, struct slab_cache *cp, struct sim_err *err)
+{
+	const struct machine *m = sb->k->m;
+	cp->array = calloc((size_t)sb->ncpus, sizeof(*cp->array));
+	cp->nodelists = calloc((size_t)sb->nodes, sizeof(*cp->nodelists));
+	if (!cp->array || !cp->nodelists)
+		return sim_fail(err, "out of memory creating cache %s", cp->kc->name);
+	for (int c = 0; c < sb->ncpus; c++)
+		if (!(cp->array[c] = alloc_arraycache(sb, m->topo[c].node, cp->limit,
+						      cp->batchcount, NULL)))
+			return sim_fail(err, "out of memory creating cache %s", cp->kc->name);
+	for (int node = 0; node < sb->nodes; node++) {
+		struct kmem_list3 *l3 = &cp->nodelists[node];
+		hw_line_init(sb->hw, &l3->line, node);
+		hw_lock_init(&l3->list_lock, sb->k->lock_kind, &l3->line, &cp->list_lock_class);
+		INIT_LIST_HEAD(&l3->slabs_partial);
+		INIT_LIST_HEAD(&l3->slabs_full);
+		INIT_LIST_HEAD(&l3->slabs_free);
+		int cpus_on_node = 0;
+		for (int c = 0; c < sb->ncpus; c++)
+			cpus_on_node += m->topo[c].node == node;
+		l3->free_limit = (unsigned long)(1 + cpus_on_node) * cp->batchcount + cp->num;
+		l3->next_reap = sb->reap_list3 + ((uintptr_t)cp->kc->id * 7919u) % sb->reap_list3;
+		if (cp->shared && !(l3->shared = alloc_arraycache(sb, node,
+								 cp->shared * cp->batchcount,
+								 0xbaadf00d, NULL)))
+			return sim_fail(err, "out of memory creating cache %s", cp->kc->name);
+		if (sb->use_alien_caches && sb->nodes > 1) {
+			unsigned int limit = cp->limit > 1 ? SLAB_ALIEN_LIMIT : cp->limit;
+			l3->alien = calloc((size_t)sb->nodes, sizeof(*l3->alien));
+			if (!l3->alien)
+				return sim_fail(err, "out of memory creating cache %s", cp->kc->name);
+			for (int i = 0; i < sb->nodes; i++)
+				if (i != node && !(l3->alien[i] = alloc_arraycache(
+						sb, node, limit, 0xbaadf00d, &cp->alien_lock_class)))
+					return sim_fail(err, "out of memory creating cache %s",
+							cp->kc->name);
+		}
+	}
+	return 0;
+}
+
+static struct kmem_cache *slab_cache_create(void *state, struct kmem_cache *kc,
+					    struct sim_err *err)
+{
+	struct slab_state *sb = state;
+	struct slab_cache *cp = calloc(1, sizeof(*cp));
+	if (!cp)
+		return sim_fail(err, "out of memory creating cache %s", kc->name), NULL;
+	cp->kc = kc;
+	kc->priv = cp;
+	if (slab_calculate_geometry(sb, cp, err) < 0)
+		return NULL;
+	slab_enable_cpucache(sb, cp);
+	snprintf(cp->list_lock_name, sizeof(cp->list_lock_name), "&l3->list_lock [%s]", kc->name);
+	snprintf(cp->alien_lock_name, sizeof(cp->alien_lock_name), "&ac->lock [%s alien]",
+		 kc->name);
+	hw_lock_class_init(sb->hw, &cp->list_lock_class, cp->list_lock_name, sb->hw->sym_spin_lock);
+	hw_lock_class_init(sb->hw, &cp->alien_lock_class, cp->alien_lock_name,
+			   sb->hw->sym_spin_lock);
+	if (setup_arrays(sb, cp, err) < 0)
+		return NULL;
+	if (sb->ncaches == sb->caches_cap) {
+		sb->caches_cap = sb->caches_cap ? 2 * sb->caches_cap : 32;
+		sb->caches = realloc(sb->caches, (size_t)sb->caches_cap * sizeof(*sb->caches));
+		if (!sb->caches)
+			return sim_fail(err, "out of memory"), NULL;
+	}
+	sb->caches[sb->ncaches++] = cp;
+	return kc;
+}
+
+static unsigned int slab_kmalloc_max(void *state)
+{
+	(void)state;
+	return PAGE_SIZE << KMALLOC_MAX_ORDER_SLAB;
+}
+
+static int slab_create(struct kernel *k, const struct param_set *ps, void **state,
+		       struct sim_err *err)
+{
+	struct slab_state *sb = calloc(1, sizeof(*sb));
+	if (!sb)
+		return sim_fail(err, "out of memory");
+	sb->k = k;
+	sb->hw = k->hw;
+	sb->ncpus = k->m->ncpus;
+	sb->nodes = k->m->nodes;
+	sb->use_alien_caches = param_bool(ps, "slab_alien_caches");
+	sb->tune_limit = (int)param_int(ps, "slab_limit");
+	sb->tune_batchcount = (int)param_int(ps, "slab_batchcount");
+	sb->tune_shared = (int)param_int(ps, "slab_shared");
+	sb->break_gfp_order = 1;	/* BREAK_GFP_ORDER_HI: more than 32 MB of memory */
+	sb->reap_cpuc = (uint64_t)(REAPTIMEOUT_CPUC_S * k->m->ghz * 1e9);
+	sb->reap_list3 = (uint64_t)(REAPTIMEOUT_LIST3_S * k->m->ghz * 1e9);
+	if (sb->tune_batchcount > sb->tune_limit && sb->tune_limit) {
+		sim_fail(err, "slab_batchcount=%d is above slab_limit=%d", sb->tune_batchcount,
+			 sb->tune_limit);
+		free(sb);
+		return -1;
+	}
+	const struct cost_ref costs[] = {
+		{ "slab.alloc_hit", &sb->cost_alloc_hit },
+		{ "slab.free_hit", &sb->cost_free_hit },
+		{ "slab.refill", &sb->cost_refill },
+		{ "slab.per_object", &sb->cost_per_object },
+		{ "slab.flush", &sb->cost_flush },
+		{ "slab.free_block", &sb->cost_free_block },
+		{ "slab.grow", &sb->cost_grow },
+		{ "slab.init_per_object", &sb->cost_init_per_object },
+		{ "slab.destroy", &sb->cost_destroy },
+		{ "slab.alien", &sb->cost_alien },
+		{ "slab.reap", &sb->cost_reap },
+	};
+	if (machine_costs(k->m, costs, (int)(sizeof(costs) / sizeof(costs[0])), err) < 0) {
+		free(sb);
+		return -1;
+	}
+	struct profile *p = &k->eng->prof;
+	sb->sym_kmem_cache_alloc = profile_sym(p, "____cache_alloc", SYM_SLAB);
+	sb->sym_kmem_cache_free = profile_sym(p, "__cache_free", SYM_SLAB);
+	sb->sym_alloc_refill = profile_sym(p, "cache_alloc_refill", SYM_SLAB);
+	sb->sym_flusharray = profile_sym(p, "cache_flusharray", SYM_SLAB);
+	sb->sym_free_block = profile_sym(p, "free_block", SYM_SLAB);
+	sb->sym_grow = profile_sym(p, "cache_grow", SYM_SLAB);
+	sb->sym_destroy = profile_sym(p, "slab_destroy", SYM_SLAB);
+	sb->sym_free_alien = profile_sym(p, "cache_free_alien", SYM_SLAB);
+	sb->sym_drain_alien = profile_sym(p, "__drain_alien_cache", SYM_SLAB);
+	sb->sym_reap = profile_sym(p, "cache_reap", SYM_SLAB);
+	if (slab_reap_init(sb, err) < 0) {
+		free(sb);
+		return -1;
+	}
+	*state = sb;
+	return 0;
+}
+
+static void slab_destroy_state(void *state)
+{
+	struct slab_state *sb = state;
+	for (int i = 0; i < sb->ncaches; i++) {
+		struct slab_cache *cp = sb->caches[i];
+		for (int c = 0; cp->array && c < sb->ncpus; c++)
+			free_arraycache(cp->array[c]);
+		for (int n = 0; cp->nodelists && n < sb->nodes; n++) {
+			struct kmem_list3 *l3 = &cp->nodelists[n];
+			free_arraycache(l3->shared);
+			for (int j = 0; l3->alien && j < sb->nodes; j++)
+				free_arraycache(l3->alien[j]);
+			free(l3->alien);
+		}
+		for (int j = 0; j < cp->nall; j++)
+			desc_put(sb, page_slab(cp->all[j]));
+		free(cp->array);
+		free(cp->nodelists);
+		free(cp->all);
+		free(cp);
+	}
+	while (sb->desc_pool) {
+		struct slab *d = sb->desc_pool;
+		sb->desc_pool = d->next_free;
+		free(d);
+	}
+	slab_reap_destroy(sb);
+	free(sb->caches);
+	free(sb);
+}
+
+const struct slab_policy slab_policy = {
+	.api_version = SLAB_POLICY_API_VERSION,
+	.name = "slab",
+	.description = "SLAB (mm/slab.c), as in Linux 2.6.24-2.6.26: per-CPU arrays, shared "
+		       "and alien arrays, slab lists under the node's list_lock",
+	.params = slab_param_defs,
+	.presets = slab_presets,
+	.create = slab_create,
+	.destroy = slab_destroy_state,
+	.cache_create = slab_cache_create,
+	.kmalloc_max = slab_kmalloc_max,
+	/* 2.6.2x named them size-N; later kernels kmalloc-N, as here, so that
+	 * reports line up across policies */
+	.kmalloc_prefix = "kmalloc-",
+	.kmalloc_min_shift = 5,
+	.kmalloc_odd = 0,	/* x86-64: L1_CACHE_BYTES is 64 */
+	.alloc = slab_alloc,
+	.free = slab_free,
+	.cache_info = slab_cache_info,
+	.check = slab_check,
+};

@@ -1,0 +1,138 @@
+/* slab_reap.c - cache_reap(), SLAB's periodic trim: every 2 s on each CPU
+ * it drains one alien array (round robin over nodes), gives back a fifth of
+ * an untouched per-CPU array, and every 4 s per node a fifth of the shared
+ * array and some free slabs (drain_freelist), unless the node's lists were
+ * used meanwhile. It runs as delayed work on the CPU (sim/kernel/workqueue),
+ * armed when the CPU first uses SLAB and re-armed while there is something
+ * to do, so that a finished workload lets the simulation end. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel/workqueue.h"
+#include "slab.h"
+
+struct slab_reap_cpu {
+	struct delayed_work work;
+	struct slab_state *sb;
+	uint64_t activity;		/* SLAB calls on this CPU since the last reap */
+	int reap_node;
+};
+
+/* drain_array(): an untouched array gives back (limit + 4) / 5 objects. */
+static bool drain_array(struct slab_state *sb, struct sim_cpu *cpu, struct slab_cache *cp,
+			struct kmem_list3 *l3, struct array_cache *ac, int node)
+{
+	if (!ac || !ac->avail)
+		return false;
+	if (ac->touched) {
+		ac->touched = false;
+		return false;
+	}
+	hw_spin_lock(sb->hw, cpu, &l3->list_lock);
+	unsigned int tofree = 0;
+	if (ac->avail) {
+		tofree = (ac->limit + 4) / 5;
+		if (tofree > ac->avail)
+			tofree = (ac->avail + 1) / 2;
+		slab_free_block(sb, cpu, cp, ac->entry, (int)tofree, node);
+		ac->avail -= tofree;
+		memmove(ac->entry, &ac->entry[tofree], ac->avail * sizeof(kaddr_t));
+	}
+	hw_spin_unlock(sb->hw, cpu, &l3->list_lock);
+	return tofree > 0;
+}
+
+/* drain_freelist(): up to `tofree` free slabs back to the page allocator. */
+static int drain_freelist(struct slab_state *sb, struct sim_cpu *cpu, struct slab_cache *cp,
+			  struct kmem_list3 *l3, int tofree)
+{
+	int nr_freed = 0;
+	while (nr_freed < tofree && !list_empty(&l3->slabs_free)) {
+		hw_spin_lock(sb->hw, cpu, &l3->list_lock);
+		if (list_empty(&l3->slabs_free)) {
+			hw_spin_unlock(sb->hw, cpu, &l3->list_lock);
+			break;
+		}
+		struct page *page = list_entry(l3->slabs_free.prev, struct page, lru);
+		list_del(&page->lru);
+		hw_write(sb->hw, cpu, &l3->line);
+		l3->free_objects -= cp->num;
+		hw_spin_unlock(sb->hw, cpu, &l3->list_lock);
+		slab_destroy(sb, cpu, cp, page);
+		nr_freed++;
+	}
+	return nr_freed;
+}
+
+static void cache_reap(struct delayed_work *w, struct task *cur)
+{
+	struct slab_reap_cpu *r = w->arg;
+	struct slab_state *sb = r->sb;
+	struct sim_cpu *cpu = task_cpu(cur);
+	int node = sb->k->m->topo[cpu->id].node;
+	int psym = sym_enter(cpu, sb->sym_reap);
+	bool progress = false;
+	for (int i = 0; i < sb->ncaches; i++) {
+		struct slab_cache *cp = sb->caches[i];
+		struct kmem_list3 *l3 = &cp->nodelists[node];
+		cpu_charge(cpu, sb->cost_reap);
+		if (l3->alien) {	/* reap_alien(): one node per round, if free */
+			struct array_cache *ac = l3->alien[r->reap_node];
+			if (ac && ac->avail && hw_spin_trylock(sb->hw, cpu, &ac->lock)) {
+				progress = true;
+				slab_drain_alien(sb, cpu, cp, ac, r->reap_node);
+				hw_spin_unlock(sb->hw, cpu, &ac->lock);
+			}
+		}
+		progress |= drain_array(sb, cpu, cp, l3, cp->array[cpu->id], node);
+		if (l3->next_reap > cpu->clock)
+			continue;
+		l3->next_reap = cpu->clock + sb->reap_list3;
+		progress |= drain_array(sb, cpu, cp, l3, l3->shared, node);
+		if (l3->free_touched) {
+			l3->free_touched = false;
+		} else {
+			int freed = drain_freelist(sb, cpu, cp, l3, (int)((l3->free_limit +
+						5 * cp->num - 1) / (5 * cp->num)));
+			cp->stat[SLAB_REAPED] += (uint64_t)freed;
+			progress |= freed > 0;
+		}
+	}
+	if (sb->nodes > 1)	/* next_reap_node() */
+		r->reap_node = (r->reap_node + 1) % sb->nodes;
+	sym_exit(cpu, psym);
+	bool busy = r->activity > 0;
+	r->activity = 0;
+	if (busy || progress)
+		schedule_delayed_work_on(sb->k, cpu->id, w, cpu->clock + sb->reap_cpuc);
+}
+
+int slab_reap_init(struct slab_state *sb, struct sim_err *err)
+{
+	sb->reap = calloc((size_t)sb->ncpus, sizeof(*sb->reap));
+	if (!sb->reap)
+		return sim_fail(err, "out of memory");
+	for (int c = 0; c < sb->ncpus; c++) {
+		sb->reap[c].sb = sb;
+		sb->reap[c].work.fn = cache_reap;
+		sb->reap[c].work.arg = &sb->reap[c];
+		sb->reap[c].reap_node = sb->k->m->topo[c].node;
+	}
+	return 0;
+}
+
+/* A SLAB call on this CPU: the reaper will have work (start_cpu_timer()). */
+void slab_reap_touch(struct slab_state *sb, struct sim_cpu *cpu)
+{
+	struct slab_reap_cpu *r = &sb->reap[cpu->id];
+	r->activity++;
+	if (!r->work.queued)
+		schedule_delayed_work_on(sb->k, cpu->id, &r->work, cpu->clock + sb->reap_cpuc);
+}
+
+void slab_reap_destroy(struct slab_state *sb)
+{
+	for (int c = 0; sb->reap && c < sb->ncpus; c++)
+		cancel_delayed_work(&sb->reap[c].work);
+	free(sb->reap);
+}

@@ -1,0 +1,56 @@
+/* workqueue.c - delayed work: an engine timer hands the work to its CPU,
+ * which runs it at its next scheduling point. */
+#include "workqueue.h"
+
+#include "kernel.h"
+#include "sched_internal.h"
+
+static void work_timer_fn(struct sim_event *ev)
+{
+	struct delayed_work *w = ev->arg;
+	struct rq *rq = &w->k->sched.rq[w->cpu];
+	w->timer = NULL;
+	w->next = rq->work_pending;
+	rq->work_pending = w;
+	wake_idle_cpu(&w->k->sched, w->cpu, ev->time);
+}
+
+void schedule_delayed_work_on(struct kernel *k, int cpu, struct delayed_work *w, uint64_t t)
+{
+	if (w->queued)
+		return;
+	w->k = k;
+	w->cpu = cpu;
+	w->queued = true;
+	w->timer = eng_timer_at(k->eng, t, work_timer_fn, w, 0);
+}
+
+void cancel_delayed_work(struct delayed_work *w)
+{
+	if (!w->queued)
+		return;
+	if (w->timer) {
+		eng_timer_cancel(w->k->eng, w->timer);
+		w->timer = NULL;
+	} else {	/* pending on its CPU: take it off the list */
+		struct rq *rq = &w->k->sched.rq[w->cpu];
+		for (struct delayed_work **p = &rq->work_pending; *p; p = &(*p)->next)
+			if (*p == w) {
+				*p = w->next;
+				break;
+			}
+	}
+	w->queued = false;
+}
+
+void run_pending_work(struct task *cur)
+{
+	struct rq *rq = &cur->k->sched.rq[cur->cpu];
+	while (rq->work_pending) {
+		struct delayed_work *w = rq->work_pending;
+		rq->work_pending = w->next;
+		w->queued = false;
+		w->fn(w, cur);	/* may queue itself again */
+		rq = &cur->k->sched.rq[cur->cpu];
+	}
+}
