@@ -564,9 +564,11 @@ static struct kmem_cache *slab_cache_create(void *state, struct kmem_cache *kc,
 	if (!cp)
 		return sim_fail(err, "out of memory creating cache %s", kc->name), NULL;
 	cp->kc = kc;
-	kc->priv = cp;
-	if (slab_calculate_geometry(sb, cp, err) < 0)
+	if (slab_calculate_geometry(sb, cp, err) < 0) {
+		free(cp);
 		return NULL;
+	}
+	kc->priv = cp;
 	slab_enable_cpucache(sb, cp);
 	snprintf(cp->list_lock_name, sizeof(cp->list_lock_name), "&l3->list_lock [%s]", kc->name);
 	snprintf(cp->alien_lock_name, sizeof(cp->alien_lock_name), "&ac->lock [%s alien]",
@@ -609,9 +611,14 @@ static int slab_create(struct kernel *k, const struct param_set *ps, void **stat
 	sb->break_gfp_order = 1;	/* BREAK_GFP_ORDER_HI: more than 32 MB of memory */
 	sb->reap_cpuc = (uint64_t)(REAPTIMEOUT_CPUC_S * k->m->ghz * 1e9);
 	sb->reap_list3 = (uint64_t)(REAPTIMEOUT_LIST3_S * k->m->ghz * 1e9);
+	snprintf(sb->tunables, sizeof(sb->tunables), "%s", param_str(ps, "slab_tunables"));
 	if (sb->tune_batchcount > sb->tune_limit && sb->tune_limit) {
 		sim_fail(err, "slab_batchcount=%d is above slab_limit=%d", sb->tune_batchcount,
 			 sb->tune_limit);
+		free(sb);
+		return -1;
+	}
+	if (slab_parse_tunables(sb, err) < 0) {
 		free(sb);
 		return -1;
 	}
@@ -682,6 +689,12 @@ static void slab_destroy_state(void *state)
 	free(sb);
 }
 
+/* Boot is over: the caches slab_tunables names must exist. */
+static int slab_init_done(void *state, struct sim_err *err)
+{
+	return slab_check_tunables(state, err);
+}
+
 const struct slab_policy slab_policy = {
 	.api_version = SLAB_POLICY_API_VERSION,
 	.name = "slab",
@@ -692,6 +705,7 @@ const struct slab_policy slab_policy = {
 	.create = slab_create,
 	.destroy = slab_destroy_state,
 	.cache_create = slab_cache_create,
+	.init_done = slab_init_done,
 	.kmalloc_max = slab_kmalloc_max,
 	/* 2.6.2x named them size-N; later kernels kmalloc-N, as here, so that
 	 * reports line up across policies */

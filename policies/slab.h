@@ -84,6 +84,7 @@ struct slab_state {
 	int ncpus, nodes;
 	bool use_alien_caches;
 	int tune_limit, tune_batchcount, tune_shared;	/* 0: enable_cpucache() */
+	char tunables[48];	/* slab_tunables: NAME:LIMIT:BATCHCOUNT:SHARED,... */
 	int break_gfp_order;
 	uint64_t reap_cpuc, reap_list3;	/* cycles */
 	uint32_t cost_alloc_hit, cost_free_hit, cost_refill, cost_per_object, cost_flush,
@@ -111,6 +112,8 @@ int slab_transfer_objects(struct array_cache *to, struct array_cache *from, unsi
 extern const struct param_def slab_param_defs[];
 int slab_presets(struct param_set *ps, int era, struct sim_err *err);
 int slab_calculate_geometry(struct slab_state *sb, struct slab_cache *cp, struct sim_err *err);
+int slab_parse_tunables(struct slab_state *sb, struct sim_err *err);
+int slab_check_tunables(struct slab_state *sb, struct sim_err *err);
 void slab_enable_cpucache(struct slab_state *sb, struct slab_cache *cp);
 
 /* slab_reap.c: cache_reap() every 2 s on each CPU that used SLAB. */

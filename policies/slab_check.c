@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernel/slab.h"
 #include "slab.h"
 
 void slab_cache_info(void *state, struct kmem_cache *kc, struct cache_info *out)
@@ -103,34 +104,8 @@ int slab_check(void *state, struct kmem_cache *kc, struct sim_err *err)
 		for (int j = 0; rc == 0 && l3->alien && j < sb->nodes; j++)
 			rc = count_array(cp, l3->alien[j], in_arrays, pa, "an alien", err);
 	}
-	uint64_t live = 0;
-	for (int i = 0; i < cp->nall && rc == 0; i++) {
-		struct page *page = cp->all[i];
-		unsigned int nfree = 0, nlive = 0;
-		for (uint16_t o = page->freelist; o != OBJ_NIL; o = page->obj[o].next)
-			if (o >= page->objects || page->obj[o].live || ++nfree > page->objects) {
-				rc = sim_fail(err, "slab %s: slab pfn %llu: bufctl chain reaches object "
-					      "%u, which is live, out of range or seen twice",
-					      kc->name, (unsigned long long)page->pfn, o);
-				break;
-			}
-		for (unsigned int o = 0; o < page->objects; o++)
-			nlive += page->obj[o].live;
-		if (rc == 0 && nfree + page->inuse != page->objects)
-			rc = sim_fail(err, "slab %s: slab pfn %llu: %u free + %u in use != %u objects",
-				      kc->name, (unsigned long long)page->pfn, nfree, page->inuse,
-				      page->objects);
-		if (rc == 0 && nlive + in_arrays[i] != page->inuse)
-			rc = sim_fail(err, "slab %s: slab pfn %llu: inuse = %u but %u objects live "
-				      "and %u waiting in arrays (an object was lost or doubled)",
-				      kc->name, (unsigned long long)page->pfn, page->inuse, nlive,
-				      in_arrays[i]);
-		live += nlive;
-	}
+	if (rc == 0)
+		rc = slab_check_pages(kc, cp->all, cp->nall, in_arrays, "slab", "arrays", err);
 	free(in_arrays);
-	if (rc == 0 && live != kc->live)
-		rc = sim_fail(err, "slab %s: %llu objects live in slabs but %llu allocated and "
-			      "not freed", kc->name, (unsigned long long)live,
-			      (unsigned long long)kc->live);
 	return rc;
 }

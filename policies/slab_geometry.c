@@ -16,6 +16,9 @@ const struct param_def slab_param_defs[] = {
 	  "objects moved per refill or flush (0: (limit + 1) / 2)" },
 	{ "slab_shared", PT_INT, "-1", -1, 64, NULL,
 	  "shared array factor, in batches (-1: 8 for objects up to PAGE_SIZE on SMP)" },
+	{ "slab_tunables", PT_STR, "", 0, 0, "kmalloc-512:120:60:8",
+	  "tunables of named caches, NAME:LIMIT:BATCHCOUNT:SHARED,... (as written to "
+	  "/proc/slabinfo; 1 <= BATCHCOUNT <= LIMIT <= 4096, 0 <= SHARED <= 64)" },
 	{ "slab_alien_caches", PT_BOOL, "1", 0, 1, NULL,
 	  "alien arrays for frees of other nodes' objects (noaliencache: 0)" },
 	{ NULL },
@@ -119,6 +122,64 @@ int slab_calculate_geometry(struct slab_state *sb, struct slab_cache *cp, struct
 	return 0;
 }
 
+/* The LIMIT:BATCHCOUNT:SHARED that slab_tunables gives cache `name` (the
+ * last pair naming it wins, as the last write to /proc/slabinfo would). */
+static bool named_tunables(const char *p, const char *name, int t[3])
+{
+	size_t len = strlen(name);
+	bool found = false;
+	for (; *p; p++) {
+		if (!strncmp(p, name, len) && p[len] == ':' &&
+		    sscanf(p + len + 1, "%d:%d:%d", &t[0], &t[1], &t[2]) == 3)
+			found = true;
+		p = strchr(p, ',');
+		if (!p)
+			break;
+	}
+	return found;
+}
+
+/* slab_tunables: NAME:LIMIT:BATCHCOUNT:SHARED pairs separated by commas,
+ * with do_tune_cpucache()'s bounds (1 <= batchcount <= limit). */
+int slab_parse_tunables(struct slab_state *sb, struct sim_err *err)
+{
+	for (const char *p = sb->tunables; *p;) {
+		const char *comma = strchr(p, ',');
+		int len = comma ? (int)(comma - p) : (int)strlen(p);
+		char item[48], name[48];
+		snprintf(item, sizeof(item), "%.*s", len, p);
+		int l, b, sh, n = 0;
+		if (sscanf(item, "%47[^:]:%d:%d:%d%n", name, &l, &b, &sh, &n) != 4 || n != len)
+			return sim_fail(err, "slab_tunables=%s: '%s' is not NAME:LIMIT:BATCHCOUNT:SHARED "
+					"(e.g. kmalloc-512:120:60:8)", sb->tunables, item);
+		if (l < 1 || l > 4096 || b < 1 || b > l || sh < 0 || sh > 64)
+			return sim_fail(err, "slab_tunables=%s: '%s' is out of range (1 <= BATCHCOUNT "
+					"<= LIMIT <= 4096, 0 <= SHARED <= 64)", sb->tunables, item);
+		p = comma ? comma + 1 : p + len;
+	}
+	return 0;
+}
+
+/* Every cache slab_tunables names must exist once the boot caches do. */
+int slab_check_tunables(struct slab_state *sb, struct sim_err *err)
+{
+	for (const char *p = sb->tunables; *p;) {
+		const char *colon = strchr(p, ':');
+		bool known = false;
+		for (int i = 0; i < sb->k->ncaches && !known; i++)
+			known = strlen(sb->k->caches[i]->name) == (size_t)(colon - p) &&
+				!strncmp(sb->k->caches[i]->name, p, (size_t)(colon - p));
+		if (!known)
+			return sim_fail(err, "slab_tunables: no cache named '%.*s' (slabsim show "
+					"policy slab lists them)", (int)(colon - p), p);
+		p = strchr(colon, ',');
+		if (!p)
+			break;
+		p++;
+	}
+	return 0;
+}
+
 /* enable_cpucache(): the array size by object size, half of it per batch,
  * a shared array of 8 batches for objects up to a page; the slab_limit,
  * slab_batchcount and slab_shared parameters override them (as writing
@@ -145,6 +206,12 @@ void slab_enable_cpucache(struct slab_state *sb, struct slab_cache *cp)
 		batchcount = limit;
 	if (sb->tune_shared >= 0)
 		shared = (unsigned int)sb->tune_shared;
+	int t[3];
+	if (named_tunables(sb->tunables, cp->kc->name, t)) {
+		limit = (unsigned int)t[0];
+		batchcount = (unsigned int)t[1];
+		shared = (unsigned int)t[2];
+	}
 	cp->limit = limit;
 	cp->batchcount = batchcount;
 	cp->shared = shared;

@@ -523,13 +523,19 @@ static struct kmem_cache *slqb_cache_create(void *state, struct kmem_cache *kc,
 	struct slqb_cache *s = calloc(1, sizeof(*s));
 	if (!s || !(s->cpu_slab = calloc((size_t)q->ncpus, sizeof(*s->cpu_slab))) ||
 	    !(s->node_slab = calloc((size_t)q->nodes, sizeof(*s->node_slab)))) {
+		if (s)
+			free(s->cpu_slab);
 		free(s);
 		return sim_fail(err, "out of memory creating cache %s", kc->name), NULL;
 	}
 	s->kc = kc;
-	kc->priv = s;
-	if (slqb_calculate_geometry(q, s, err) < 0)
+	if (slqb_calculate_geometry(q, s, err) < 0) {	/* e.g. slqb_hiwater < freebatch */
+		free(s->cpu_slab);
+		free(s->node_slab);
+		free(s);
 		return NULL;
+	}
+	kc->priv = s;
 	snprintf(s->page_lock_name, sizeof(s->page_lock_name), "&l->page_lock [%s]", kc->name);
 	snprintf(s->remote_lock_name, sizeof(s->remote_lock_name), "&l->remote_free.lock [%s]",
 		 kc->name);

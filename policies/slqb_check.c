@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernel/slab.h"
 #include "slqb.h"
 
 static void add_stats(struct cache_info *out, const struct kmem_cache_list *l)
@@ -100,34 +101,8 @@ int slqb_check(void *state, struct kmem_cache *kc, struct sim_err *err)
 	if (rc == 0 && slabs != (unsigned long)s->nall)
 		rc = sim_fail(err, "slqb %s: the lists count %lu slabs but %d exist", kc->name,
 			      slabs, s->nall);
-	uint64_t live = 0;
-	for (int i = 0; i < s->nall && rc == 0; i++) {
-		struct page *page = s->all[i];
-		unsigned int nfree = 0, nlive = 0;
-		for (uint16_t o = page->freelist; o != OBJ_NIL; o = page->obj[o].next)
-			if (o >= page->objects || page->obj[o].live || ++nfree > page->objects) {
-				rc = sim_fail(err, "slqb %s: slab pfn %llu: free chain reaches object "
-					      "%u, which is live, out of range or seen twice",
-					      kc->name, (unsigned long long)page->pfn, o);
-				break;
-			}
-		for (unsigned int o = 0; o < page->objects; o++)
-			nlive += page->obj[o].live;
-		if (rc == 0 && nfree + page->inuse != page->objects)
-			rc = sim_fail(err, "slqb %s: slab pfn %llu: %u free + %u in use != %u",
-				      kc->name, (unsigned long long)page->pfn, nfree, page->inuse,
-				      page->objects);
-		if (rc == 0 && nlive + in_lists[i] != page->inuse)
-			rc = sim_fail(err, "slqb %s: slab pfn %llu: inuse = %u but %u objects live "
-				      "and %u waiting in lists (an object was lost or doubled)",
-				      kc->name, (unsigned long long)page->pfn, page->inuse, nlive,
-				      in_lists[i]);
-		live += nlive;
-	}
+	if (rc == 0)
+		rc = slab_check_pages(kc, s->all, s->nall, in_lists, "slqb", "lists", err);
 	free(in_lists);
-	if (rc == 0 && live != kc->live)
-		rc = sim_fail(err, "slqb %s: %llu objects live in slabs but %llu allocated and not "
-			      "freed", kc->name, (unsigned long long)live,
-			      (unsigned long long)kc->live);
 	return rc;
 }

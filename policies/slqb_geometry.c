@@ -7,6 +7,7 @@
 
 #include "kernel/workqueue.h"
 #include "slqb.h"
+#include "kernel/bitops.h"
 
 const struct param_def slqb_param_defs[] = {
 	{ "slqb_min_order", PT_INT, "0", 0, 10, NULL, "smallest page order of a slab" },
@@ -21,16 +22,6 @@ const struct param_def slqb_param_defs[] = {
 
 #define ALIGN(x, a) (((x) + (a) - 1) & ~((a) - 1))
 #define CACHE_LINE 64u
-
-static int fls(unsigned long x)
-{
-	int r = 0;
-	while (x) {
-		r++;
-		x >>= 1;
-	}
-	return r;
-}
 
 /* slab_order(): from the order the size needs, the first with at most
  * 1/frac waste (frac 0: any) and min_objects objects. */

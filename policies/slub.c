@@ -482,18 +482,24 @@ static struct kmem_cache *slub_cache_create(void *state, struct kmem_cache *kc,
 	int ncpus = sl->k->m->ncpus, nodes = sl->k->m->nodes;
 	if (!s || !(s->cpu_slab = calloc((size_t)ncpus, sizeof(*s->cpu_slab))) ||
 	    !(s->node = calloc((size_t)nodes, sizeof(*s->node)))) {
+		if (s)
+			free(s->cpu_slab);
+		free(s);
 		sim_fail(err, "out of memory creating cache %s", kc->name);
 		return NULL;
 	}
 	s->kc = kc;
 	s->refcount = 1;
-	kc->priv = s;
 	unsigned int size;
 	if (slub_calculate_sizes(sl, s, kc->object_size, kc->align, kc->flags, &size) < 0) {
 		sim_fail(err, "cache %s: no slab order fits objects of %u bytes",
 			 kc->name, kc->object_size);
+		free(s->cpu_slab);
+		free(s->node);
+		free(s);
 		return NULL;
 	}
+	kc->priv = s;
 	kc->size = size;
 	slub_cache_tunables(sl, s);
 	snprintf(s->list_lock_name, sizeof(s->list_lock_name), "&n->list_lock [%s]", kc->name);
@@ -557,6 +563,16 @@ static int slub_create(struct kernel *k, const struct param_set *ps, void **stat
 		free(sl);
 		return -1;
 	}
+	/* the per-CPU partial tunables mean nothing without the lists: say so */
+	if (!sl->cpu_partial_on && (sl->cpu_partial != -1 || sl->cpu_partial_caches[0] ||
+				    sl->unfreeze_bug)) {
+		sim_fail(err, "%s applies to per-CPU partial lists, which this SLUB does not have "
+			 "(use kernel=3.2 or slub_percpu_partial=1)",
+			 sl->cpu_partial != -1 ? "cpu_partial" : sl->cpu_partial_caches[0]
+			 ? "cpu_partial_caches" : "slub_unfreeze_bug");
+		free(sl);
+		return -1;
+	}
 	if (sl->min_order > sl->max_order) {
 		sim_fail(err, "slub_min_order=%d is above slub_max_order=%d", sl->min_order,
 			 sl->max_order);
@@ -591,20 +607,26 @@ static int slub_create(struct kernel *k, const struct param_set *ps, void **stat
 	return 0;
 }
 
-/* Every cache cpu_partial_caches names must exist once the boot caches do. */
+/* Every cache cpu_partial_caches names must exist once the boot caches do.
+ * The pairs apply in order, as writes to /sys/kernel/slab/NAME/cpu_partial
+ * would: a name merged into another cache (its sysfs entry is a symlink)
+ * sets the cpu_partial of the cache it shares, and a later pair wins. */
 static int slub_init_done(void *state, struct sim_err *err)
 {
 	struct slub *sl = state;
 	const char *p = sl->cpu_partial_caches;
 	while (*p) {
 		const char *colon = strchr(p, ':');
-		bool found = false;
-		for (int i = 0; i < sl->k->ncaches && !found; i++)
-			found = strlen(sl->k->caches[i]->name) == (size_t)(colon - p) &&
-				!strncmp(sl->k->caches[i]->name, p, (size_t)(colon - p));
-		if (!found)
+		struct kmem_cache *kc = NULL;
+		for (int i = 0; i < sl->k->ncaches && !kc; i++)
+			if (strlen(sl->k->caches[i]->name) == (size_t)(colon - p) &&
+			    !strncmp(sl->k->caches[i]->name, p, (size_t)(colon - p)))
+				kc = sl->k->caches[i];
+		if (!kc)
 			return sim_fail(err, "cpu_partial_caches: no cache named '%.*s' (slabsim show "
 					"policy slub lists them)", (int)(colon - p), p);
+		if (sl->cpu_partial_on)	/* kc->priv: the slub_cache it shares */
+			((struct slub_cache *)kc->priv)->cpu_partial = atoi(colon + 1);
 		p = strchr(colon, ',');
 		if (!p)
 			break;

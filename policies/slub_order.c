@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "slub.h"
+#include "kernel/bitops.h"
 
 #define ARCH_SLAB_MINALIGN 8
 #define CACHE_LINE_SIZE 64	/* cache_line_size() on x86 */
@@ -58,16 +59,6 @@ int slub_presets(struct param_set *ps, int era, struct sim_err *err)
 	    params_preset(ps, "slub_percpu_partial", e32 ? "1" : "0", err) < 0)
 		return -1;
 	return 0;
-}
-
-static int fls(unsigned long x)
-{
-	int r = 0;
-	while (x) {
-		r++;
-		x >>= 1;
-	}
-	return r;
 }
 
 #define ALIGN(x, a) (((x) + (a) - 1) & ~((a) - 1))
@@ -192,11 +183,6 @@ struct slub_cache *slub_find_mergeable(struct slub *sl, unsigned int size, unsig
 		return s;
 	}
 	return NULL;
-}
-
-static int ilog2(unsigned long x)
-{
-	return fls(x) - 1;
 }
 
 /* The cpu_partial of a cache: cpu_partial_caches, else cpu_partial, else

@@ -106,6 +106,8 @@ static int show_machine(const char *name, bool full_matrix)
 	       m.dies_per_socket, m.cores_per_die, m.threads_per_core,
 	       m.fabric == FABRIC_FSB ? "front-side bus + memory hub"
 	       : m.fabric == FABRIC_HOME ? "links + home agents" : "ideal");
+	printf("caches: L1 %u KB %u-way per core; last level %u KB %u-way per die, %u cycles\n",
+	       m.l1_kb, m.l1_ways, m.llc_kb, m.llc_ways, m.llc_hit);
 	int last[4] = { -1, -1, -1, -1 };
 	for (int core = 0; core < m.ncpus / m.threads_per_core; core++) {
 		const struct hw_cpu_topo *t = &m.topo[core];

@@ -42,6 +42,8 @@ struct sim_cpu {
 	uint64_t slab;		/* of which inside the slab allocator */
 	uint64_t spin;		/* of which spinning on a lock */
 	uint64_t stores_done;	/* the store buffer has drained by then */
+	uint64_t last_store_line;	/* the line of the last store miss, and */
+	int64_t store_stride;		/* its distance from the one before (strides are prefetched) */
 };
 
 struct engine {

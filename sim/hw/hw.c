@@ -27,6 +27,12 @@ int hw_init(struct hw *hw, struct engine *eng, const struct machine *m, struct s
 	for (int d = 0; d < m->ndies; d++)
 		if (llc_init(&hw->llc[d], m->llc_kb, m->llc_ways) < 0)
 			return sim_fail(err, "out of memory for the caches");
+	hw->l1 = calloc((size_t)m->ncores, sizeof(*hw->l1));
+	if (!hw->l1)
+		return sim_fail(err, "out of memory");
+	for (int c = 0; c < m->ncores; c++)
+		if (llc_init(&hw->l1[c], m->l1_kb, m->l1_ways) < 0)
+			return sim_fail(err, "out of memory for the caches");
 	if (!hw->bus || !hw->link || !hw->hub || !hw->home || !hw->waiter || !hw->scratch)
 		return sim_fail(err, "out of memory");
 	for (int i = 0; i < m->ncpus; i++)
@@ -60,6 +66,9 @@ void hw_destroy(struct hw *hw)
 	for (int d = 0; hw->llc && d < hw->m->ndies; d++)
 		llc_destroy(&hw->llc[d]);
 	free(hw->llc);
+	for (int c = 0; hw->l1 && c < hw->m->ncores; c++)
+		llc_destroy(&hw->l1[c]);
+	free(hw->l1);
 	memset(hw, 0, sizeof(*hw));
 }
 
@@ -442,12 +451,17 @@ void hw_stream_access(struct hw *hw, struct sim_cpu *cpu, hw_objline *ol, uint64
 		      int count, int stride, int home)
 {
 	int c = cpu->id;
-	struct hw_llc *llc = &hw->llc[hw->m->topo[c].die];
+	struct hw_llc *llc = &hw->llc[hw->m->topo[c].die], *l1 = &hw->l1[hw->m->topo[c].core];
 	cpu_sync(cpu);
 	uint64_t t = cpu->clock, end = t, issue = t;
 	for (int i = 0; i < count; i++, ol += stride, line += (uint64_t)stride) {
 		int from = line_source(hw, *ol, line);
 		llc_access(llc, line);
+		if (!llc_access(l1, line) && from == c) {	/* from this die's cache */
+			issue += hw->m->llc_hit / hw->stream_mlp;
+			if (issue > end)
+				end = issue;
+		}
 		if (from == c)
 			continue;
 		struct hw_line tmp = { .owner = -1, .src = -1, .home = (uint16_t)home };
@@ -464,17 +478,25 @@ void hw_stream_access(struct hw *hw, struct sim_cpu *cpu, hw_objline *ol, uint64
 void hw_obj_access(struct hw *hw, struct sim_cpu *cpu, hw_objline *ol, uint64_t line, int lines,
 		   bool write, int home)
 {
-	int c = cpu->id;
-	struct hw_llc *llc = &hw->llc[hw->m->topo[c].die];
-	if (*ol == c && llc_present(llc, line)) {	/* a hit: keep the lines recent */
-		for (int i = 0; i < lines; i++)
-			llc_access(llc, line + (uint64_t)i);
+	int c = cpu->id, die = hw->m->topo[c].die;
+	struct hw_llc *llc = &hw->llc[die], *l1 = &hw->l1[hw->m->topo[c].core];
+	bool here = llc_access(llc, line);	/* the first line decides */
+	bool in_l1 = llc_access(l1, line);
+	for (int i = 1; i < lines; i++) {
+		llc_access(llc, line + (uint64_t)i);
+		llc_access(l1, line + (uint64_t)i);
+	}
+	if (*ol == c && here) {			/* a hit in this die's cache */
+		/* a load or store that misses the L1 waits for the die's cache
+		 * (a store's read-for-ownership stalls the store buffer's head) */
+		if (!in_l1)
+			cpu_charge(cpu, hw->m->llc_hit + (uint64_t)(lines - 1) * hw->m->llc_hit / hw->mlp);
 		return;
 	}
 	cpu_sync(cpu);
-	int from = line_source(hw, *ol, line);
-	for (int i = 0; i < lines; i++)
-		llc_access(llc, line + (uint64_t)i);
+	/* from the last user's die if it still caches the line, else memory */
+	int from = *ol < 0 ? -1 : hw->m->topo[*ol].die == die ? (here ? *ol : -1)
+		: line_source(hw, *ol, line);
 	*ol = (hw_objline)c;
 	if (from == c)
 		return;
@@ -483,10 +505,23 @@ void hw_obj_access(struct hw *hw, struct sim_cpu *cpu, hw_objline *ol, uint64_t 
 	uint64_t done = hw_transaction(hw, c, &tmp, from, t);
 	uint64_t first = done - t;
 	uint64_t all = first + (uint64_t)(lines - 1) * line_latency(hw, c, from, home) / hw->mlp;
-	if (write) {	/* stores retire into the store buffer; a locked op drains it */
-		if (t + all > cpu->stores_done)
-			cpu->stores_done = t + all;
-		cpu_charge(cpu, all / hw->stream_mlp);
+	if (write) {
+		/* stores retire into the store buffer, which drains in order with
+		 * RFOs in flight (stream_mlp of them when the misses keep a stride
+		 * within a 4 KB page, which the prefetchers follow, else mlp): an
+		 * isolated store miss costs the core nothing until a locked op
+		 * drains it, a run of them throttles the core to one every
+		 * latency / RFOs in flight */
+		int64_t stride = (int64_t)(line - cpu->last_store_line);
+		uint32_t rfos = stride == cpu->store_stride && stride > 0 && stride < 64
+			? hw->stream_mlp : hw->mlp;
+		cpu->store_stride = stride;
+		cpu->last_store_line = line;
+		uint64_t landed = t + all;
+		if (cpu->stores_done + all / rfos > landed)
+			landed = cpu->stores_done + all / rfos;
+		cpu->stores_done = landed;
+		cpu_charge(cpu, landed - (t + all));
 	} else {
 		cpu_charge(cpu, all);
 	}

@@ -72,6 +72,7 @@ struct hw {
 	uint32_t cost_spin_lock, cost_spin_unlock;
 	uint32_t mlp;			/* extra lines of a multi-line access cost 1/mlp */
 	struct hw_llc *llc;		/* [ndies]: each die's last-level cache */
+	struct hw_llc *l1;		/* [ncores]: each core's L1 data cache */
 	uint32_t stream_mlp;		/* misses of a sequential walk overlap this much */
 	void **arena;			/* sharer bitmaps, freed with the hw */
 	int narena;

@@ -9,48 +9,52 @@ int llc_init(struct hw_llc *c, uint32_t kb, uint32_t ways)
 	memset(c, 0, sizeof(*c));
 	c->ways = ways;
 	c->nsets = (uint32_t)((uint64_t)kb * 1024 / 64 / ways);
-	c->tag = calloc((size_t)c->nsets * ways, sizeof(*c->tag));
-	c->stamp = calloc((size_t)c->nsets * ways, sizeof(*c->stamp));
-	return c->tag && c->stamp ? 0 : -1;
+	if (c->nsets && !(c->nsets & (c->nsets - 1)))
+		c->set_mask = c->nsets - 1;
+	c->way = calloc((size_t)c->nsets * ways, sizeof(*c->way));
+	return c->way ? 0 : -1;
 }
 
 void llc_destroy(struct hw_llc *c)
 {
-	free(c->tag);
-	free(c->stamp);
+	free(c->way);
 	memset(c, 0, sizeof(*c));
+}
+
+/* The ways of the set that holds `line`. */
+static inline struct llc_way *llc_set(const struct hw_llc *c, uint64_t line)
+{
+	uint64_t set = c->set_mask ? line & c->set_mask : line % c->nsets;
+	return c->way + (size_t)set * c->ways;
 }
 
 bool llc_access(struct hw_llc *c, uint64_t line)
 {
-	size_t base = (size_t)(line % c->nsets) * c->ways;
-	uint64_t key = line + 1;
-	uint64_t *tag = c->tag + base;
-	uint32_t *stamp = c->stamp + base;
-	uint32_t now = ++c->clock, victim = 0, victim_age = 0;
-	for (uint32_t w = 0; w < c->ways; w++) {
-		if (tag[w] == key) {
-			stamp[w] = now;
+	struct llc_way *w = llc_set(c, line), *victim = w;
+	uint32_t key = (uint32_t)line + 1, now = ++c->clock;
+	for (uint32_t i = 0; i < c->ways; i++) {
+		if (w[i].tag == key) {
+			w[i].stamp = now;
 			return true;
 		}
-		if (!tag[w]) {			/* an empty way: take it */
-			victim = w;
-			victim_age = UINT32_MAX;
-		} else if (victim_age != UINT32_MAX && now - stamp[w] >= victim_age) {
-			victim = w;		/* the least recently used so far */
-			victim_age = now - stamp[w];
+		if (!w[i].tag) {		/* ways fill in order: the rest are empty */
+			victim = &w[i];
+			break;
 		}
+		if ((uint32_t)(now - w[i].stamp) > (uint32_t)(now - victim->stamp))
+			victim = &w[i];		/* the least recently used so far */
 	}
-	tag[victim] = key;
-	stamp[victim] = now;
+	victim->tag = key;
+	victim->stamp = now;
 	return false;
 }
 
 bool llc_present(const struct hw_llc *c, uint64_t line)
 {
-	size_t base = (size_t)(line % c->nsets) * c->ways;
-	for (uint32_t w = 0; w < c->ways; w++)
-		if (c->tag[base + w] == line + 1)
+	const struct llc_way *w = llc_set(c, line);
+	uint32_t key = (uint32_t)line + 1;
+	for (uint32_t i = 0; i < c->ways && w[i].tag; i++)
+		if (w[i].tag == key)
 			return true;
 	return false;
 }

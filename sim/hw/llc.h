@@ -8,10 +8,17 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+struct llc_way {
+	uint32_t tag;		/* low 32 bits of the line number + 1 (lines 256 GB
+				 * apart would alias), 0 if empty */
+	uint32_t stamp;		/* last use, for LRU (compared as an age, so the
+				 * clock may wrap) */
+};
+
 struct hw_llc {
 	uint32_t nsets, ways;
-	uint64_t *tag;		/* [nsets * ways]: line number + 1, 0 if empty */
-	uint32_t *stamp;	/* last use, for LRU */
+	uint64_t set_mask;	/* nsets - 1 when nsets is a power of two, else 0 */
+	struct llc_way *way;	/* [nsets * ways], a set's ways side by side */
 	uint32_t clock;
 };
 

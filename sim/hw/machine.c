@@ -189,6 +189,7 @@ static int load_topology(struct machine *m, const cJSON *root, const cJSON *src,
 	m->ncpus = (int)ncpus;
 	m->nsockets = m->nodes * m->sockets_per_node;
 	m->ndies = m->nsockets * m->dies_per_socket;
+	m->ncores = m->ndies * m->cores_per_die;
 	m->topo = calloc((size_t)m->ncpus, sizeof(*m->topo));
 	m->dist = malloc((size_t)m->ncpus * (size_t)m->ncpus);
 	if (!m->topo || !m->dist)
@@ -264,6 +265,24 @@ static int check_handoff_keys(const struct machine *m, const cJSON *h, struct si
 	return 0;
 }
 
+
+/* A cache's "kb" and "ways": a whole number of sets of 64-byte lines. */
+static int load_cache_shape(const char *f, const cJSON *obj, const cJSON *src, const char *where,
+			    uint32_t *kb, uint32_t *ways, struct sim_err *err)
+{
+	double v;
+	if (figure(f, obj, src, where, "kb", 4, 1 << 20, true, &v, err) < 0)
+		return -1;
+	*kb = (uint32_t)v;
+	if (figure(f, obj, src, where, "ways", 1, 64, true, &v, err) < 0)
+		return -1;
+	*ways = (uint32_t)v;
+	if ((*kb * 1024u / 64u) % *ways)
+		return sim_fail(err, "%s: field '%s': %u KB is not a whole number of %u-way sets of "
+				"64-byte lines", f, where, *kb, *ways);
+	return 0;
+}
+
 static int load_latencies(struct machine *m, const cJSON *root, const cJSON *src,
 			  struct sim_err *err)
 {
@@ -322,17 +341,24 @@ static int load_latencies(struct machine *m, const cJSON *root, const cJSON *src
 		return -1;
 	if (!cJSON_IsObject(llc))
 		return sim_fail(err, "%s: field 'llc' must be an object", f);
-	static const char *const llc_keys[] = { "kb", "ways", NULL };
+	static const char *const llc_keys[] = { "kb", "ways", "hit_cycles", NULL };
 	if (only_known(f, llc, "llc", llc_keys, err) < 0 ||
-	    figure(f, llc, src, "llc", "kb", 64, 1 << 20, true, &v, err) < 0)
+	    load_cache_shape(f, llc, src, "llc", &m->llc_kb, &m->llc_ways, err) < 0 ||
+	    figure(f, llc, src, "llc", "hit_cycles", 0, 1e4, true, &v, err) < 0)
 		return -1;
-	m->llc_kb = (uint32_t)v;
-	if (figure(f, llc, src, "llc", "ways", 1, 64, true, &v, err) < 0)
+	m->llc_hit = (uint32_t)v;
+	cJSON *l1 = json_member(f, root, NULL, "l1", err);
+	if (!l1)
 		return -1;
-	m->llc_ways = (uint32_t)v;
-	if ((m->llc_kb * 1024u / 64u) % m->llc_ways)
-		return sim_fail(err, "%s: field 'llc': %u KB is not a whole number of %u-way sets of "
-				"64-byte lines", f, m->llc_kb, m->llc_ways);
+	if (!cJSON_IsObject(l1))
+		return sim_fail(err, "%s: field 'l1' must be an object", f);
+	static const char *const l1_keys[] = { "kb", "ways", NULL };
+	if (only_known(f, l1, "l1", l1_keys, err) < 0 ||
+	    load_cache_shape(f, l1, src, "l1", &m->l1_kb, &m->l1_ways, err) < 0)
+		return -1;
+	if (m->l1_kb >= m->llc_kb)
+		return sim_fail(err, "%s: field 'l1.kb' = %u must be smaller than 'llc.kb' = %u",
+				f, m->l1_kb, m->llc_kb);
 	return 0;
 }
 
@@ -497,7 +523,7 @@ int machine_load(struct machine *m, const char *name, struct sim_err *err)
 		goto out;
 	}
 	static const char *const root_keys[] = { "name", "description", "clock_ghz", "topology",
-		"handoff_cycles", "memory_cycles", "atomic_cycles", "llc", "fabric", "cost_table",
+		"handoff_cycles", "memory_cycles", "atomic_cycles", "llc", "l1", "fabric", "cost_table",
 		"costs", "sources", NULL };
 	if (only_known(f, root, NULL, root_keys, err) < 0)
 		goto out;

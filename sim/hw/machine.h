@@ -56,7 +56,9 @@ struct machine {
 	uint32_t mem_local, mem_remote;	/* cycles to load a line from DRAM */
 	uint32_t atomic;		/* cycles of a locked op on a line held here */
 	uint32_t llc_kb, llc_ways;	/* the last-level cache each die shares */
-	int ndies;
+	uint32_t llc_hit;		/* cycles to load a line from it (not in the L1) */
+	uint32_t l1_kb, l1_ways;	/* each core's L1 data cache */
+	int ndies, ncores;
 	enum hw_fabric fabric;
 	uint32_t occ_bus;		/* FSB: cycles a transaction holds its bus */
 	uint32_t occ_hub;		/* FSB: cycles it holds the memory hub */

@@ -65,6 +65,9 @@ struct rq {
 	struct task *idle;		/* the idle task (swapper/N) */
 	struct task **heap;		/* runnable tasks but curr, min vruntime first */
 	int nheap, heap_cap;
+	int nr_movable;			/* tasks in the heap not pinned here: what a
+					 * balancing CPU could pull */
+	int *nr_movable_all;		/* the machine's sum of nr_movable (struct sched) */
 	int nr_running;			/* heap + curr (if not idle) */
 	uint64_t min_vruntime;
 	uint64_t slice_end;
@@ -85,6 +88,7 @@ struct sched {
 	int next_pid;
 	int last_fork_cpu;
 	int nr_idle_unarmed;
+	int nr_movable;			/* queued tasks a balancer may pull: none, nothing to do */
 	int next_mm;
 	size_t stack_size;
 	uint64_t latency, min_granularity, wakeup_granularity;	/* cycles, scaled */

@@ -46,10 +46,12 @@ int load_balance(struct sched *s, struct sim_cpu *cpu, bool newidle)
 	cpu_sync(cpu);	/* the scan reads other queues' lengths (racy, as in the kernel) */
 	const struct machine *m = s->k->m;
 	int busiest = -1, most = rq->nr_running;
-	for (int d = DIST_SMT; d < NR_DIST && busiest < 0; d++) {
+	/* only queues with a task that may move count (the kernel's
+	 * LBF_ALL_PINNED: a queue of pinned tasks is not pulled from) */
+	for (int d = DIST_SMT; d < NR_DIST && busiest < 0 && s->nr_movable > 0; d++) {
 		for (int i = 0; i < s->ncpus; i++)
 			if ((int)machine_dist(m, cpu->id, i) <= d && s->rq[i].nr_running > most &&
-			    s->rq[i].nheap > 0) {
+			    s->rq[i].nr_movable > 0) {
 				most = s->rq[i].nr_running;
 				busiest = i;
 			}
@@ -143,10 +145,7 @@ void idle_loop(struct task *idle, void *arg)
 		cpu_sync(cpu);
 		if (rq->nheap || rq->work_pending)
 			continue;
-		bool work = false;
-		for (int i = 0; i < s->ncpus && !work; i++)
-			work = s->rq[i].nheap > 0;
-		if (work) {
+		if (s->nr_movable > 0) {	/* a task that could come here waits */
 			arm_idle_tick(s, rq, cpu->clock);
 		} else if (!rq->balance_timer && !rq->idle_unarmed) {
 			rq->idle_unarmed = true;	/* tick stopped: nothing to steal */

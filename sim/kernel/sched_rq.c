@@ -60,6 +60,10 @@ void heap_push(struct rq *rq, struct task *t)
 	}
 	rq->heap[rq->nheap] = t;
 	t->heap_idx = rq->nheap++;
+	if (t->pinned < 0) {
+		rq->nr_movable++;
+		(*rq->nr_movable_all)++;
+	}
 	heap_up(rq, t->heap_idx);
 }
 
@@ -67,6 +71,10 @@ void heap_remove(struct rq *rq, struct task *t)
 {
 	int i = t->heap_idx;
 	rq->nheap--;
+	if (t->pinned < 0) {
+		rq->nr_movable--;
+		(*rq->nr_movable_all)--;
+	}
 	if (i != rq->nheap) {
 		heap_swap(rq, i, rq->nheap);
 		heap_down(rq, i);

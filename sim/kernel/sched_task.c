@@ -205,6 +205,7 @@ int sched_init(struct sched *s, struct kernel *k, struct sim_err *err)
 	for (int c = 0; c < s->ncpus; c++) {
 		struct rq *rq = &s->rq[c];
 		rq->cpu = c;
+		rq->nr_movable_all = &s->nr_movable;
 		hw_line_init(k->hw, &rq->line, k->m->topo[c].node);
 		hw_lock_init(&rq->lock, k->lock_kind, &rq->line, &s->rq_lock_class);
 		rq->next_balance = s->balance_interval;

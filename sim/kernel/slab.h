@@ -25,6 +25,15 @@ kaddr_t __kmalloc(struct kernel *k, struct sim_cpu *cpu, size_t size);
 kaddr_t __kmalloc_track_caller(struct kernel *k, struct sim_cpu *cpu, size_t size);
 void kfree(struct kernel *k, struct sim_cpu *cpu, kaddr_t obj);
 
+/* The books of a policy's slabs `all[0..nall)` (slab_books.c): free chains,
+ * inuse, and the live objects plus waiting[i] of slab i that the policy
+ * holds in `where` (its arrays, lists) against kc->live; `policy` names
+ * the policy in the message. 0 if they agree, else -1 and why. */
+struct page;
+int slab_check_pages(const struct kmem_cache *kc, struct page *const *all, int nall,
+		     const uint32_t *waiting, const char *policy, const char *where,
+		     struct sim_err *err);
+
 /* The kmalloc cache serving `size` (kmalloc_slab), NULL if none. */
 struct kmem_cache *kmalloc_slab(struct kernel *k, size_t size);
 

@@ -5,7 +5,7 @@ RUN="$SLABSIM run -m tigerton -p slub -w"
 W='hackbench 1 process 1'
 expect_exit 2 "unknown machine 'cray'; valid machines: " "$SLABSIM" run -m cray -p slub -w "$W"
 grep -q tigerton "$TMP/out" || fail "unknown machine: the valid ones are not listed"
-expect_exit 2 "unknown policy 'slob'; valid policies: slub" $RUN "$W" -p slob
+expect_exit 2 "unknown policy 'slob'; valid policies: slab slub slqb" $RUN "$W" -p slob
 expect_exit 2 "unknown workload 'dbench'; valid workloads: hackbench" $RUN dbench
 expect_exit 2 "unknown parameter 'slub_max_objects'; valid names:" $RUN "$W" slub_max_objects=8
 grep -q "slub_min_objects" "$TMP/out" || fail "unknown parameter: valid names not listed"

@@ -12,6 +12,7 @@ expect_exit 0 "socket 3" "$SLABSIM" show machine tigerton
 grep -q "core 15: cpu 15" "$TMP/out" || fail "show machine: CPU 15 missing from the tree"
 grep -q "other_socket" "$TMP/out" || fail "show machine: no hand-off by distance"
 grep -q "hand-off matrix" "$TMP/out" || fail "show machine: no matrix"
+grep -q "caches: L1 32 KB 8-way per core; last level 4096 KB 16-way per die, 14 cycles" "$TMP/out" || fail "show machine: caches line"
 expect_exit 2 "unknown machine 'cray'" "$SLABSIM" show machine cray
 
 # the effective geometry of each cache (2.6.25, C1's kernel)

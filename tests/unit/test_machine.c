@@ -45,7 +45,8 @@ static const char good[] =
 	"  \"handoff_cycles\": { \"same_core\": 1, \"smt\": 10, \"same_socket\": 50, \"other_socket\": 200 },\n"
 	"  \"memory_cycles\": { \"local\": 150, \"remote\": 250 },\n"
 	"  \"atomic_cycles\": 20,\n"
-	"  \"llc\": { \"kb\": 4096, \"ways\": 16 },\n"
+	"  \"llc\": { \"kb\": 4096, \"ways\": 16, \"hit_cycles\": 14 },\n"
+	"  \"l1\": { \"kb\": 32, \"ways\": 8 },\n"
 	"  \"fabric\": { \"kind\": \"home\", \"home_occupancy_cycles\": 10,\n"
 	"              \"link_occupancy_cycles\": 10, \"line_occupancy_cycles\": 50 },\n"
 	"  \"cost_table\": \"core2\",\n"
@@ -54,6 +55,7 @@ static const char good[] =
 	"    \"handoff_cycles.same_socket\": \"s\", \"handoff_cycles.other_socket\": \"s\",\n"
 	"    \"memory_cycles.local\": \"s\", \"memory_cycles.remote\": \"s\",\n"
 	"    \"atomic_cycles\": \"s\", \"llc.kb\": \"s\", \"llc.ways\": \"s\",\n"
+	"    \"llc.hit_cycles\": \"s\", \"l1.kb\": \"s\", \"l1.ways\": \"s\",\n"
 	"    \"fabric.home_occupancy_cycles\": \"s\",\n"
 	"    \"fabric.link_occupancy_cycles\": \"s\", \"fabric.line_occupancy_cycles\": \"est: s\" } }\n";
 
@@ -138,7 +140,11 @@ static void test_bad_files(void **state)
 	expect_refused("\"local\": 150,", "\"local\": 150, \"far\": 400,", "unknown field 'memory_cycles.far'");
 	expect_refused("\"kind\": \"home\",", "\"kind\": \"home\", \"bus_occupancy_cycles\": 5,", "unknown field 'fabric.bus_occupancy_cycles'");
 	expect_refused("\"ways\": 16", "\"ways\": 7", "is not a whole number of 7-way sets");
-	expect_refused("\"llc\": { \"kb\": 4096, \"ways\": 16 },", "", "missing field 'llc'");
+	expect_refused("\"llc\": { \"kb\": 4096, \"ways\": 16, \"hit_cycles\": 14 },", "", "missing field 'llc'");
+	expect_refused("\"l1\": { \"kb\": 32, \"ways\": 8 },", "", "missing field 'l1'");
+	expect_refused("\"l1\": { \"kb\": 32,", "\"l1\": { \"kb\": 8192,", "must be smaller than 'llc.kb'");
+	expect_refused("\"ways\": 8 }", "\"ways\": 8, \"hit_cycles\": 3 }", "unknown field 'l1.hit_cycles'");
+	expect_refused(", \"hit_cycles\": 14 }", " }", "missing field 'llc.hit_cycles'");
 	/* a figure out of range */
 	expect_refused("\"atomic_cycles\": 20,", "\"atomic_cycles\": -20,", "atomic_cycles");
 	expect_refused("\"clock_ghz\": 2.0", "\"clock_ghz\": 0", "clock_ghz");
