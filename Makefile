@@ -104,6 +104,12 @@ valgrind: slabsim
 	  -w 'lockbench cpus=16 duration_us=200' spinlock=queued > /dev/null
 	valgrind --error-exitcode=1 --leak-check=full -q ./slabsim run -m westmere-ep -p slub \
 	  -w 'pingpong iterations=20' --plot /tmp/slabsim-valgrind.png > /dev/null
+	valgrind --error-exitcode=1 --leak-check=full -q ./slabsim run -m nehalem-ep -p slab \
+	  -w 'hackbench 2 process 10' > /dev/null
+	valgrind --error-exitcode=1 --leak-check=full -q ./slabsim run -m nehalem-ep -p slqb \
+	  -w 'slab_test run=31 count=20 max_size=4096' > /dev/null
+	valgrind --error-exitcode=1 --leak-check=full -q ./slabsim run -m nehalem-ep -p slub \
+	  kernel=3.2 -w 'slab_test run=31 count=20 max_size=4096' > /dev/null
 
 install: slabsim
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/slabsim/machines

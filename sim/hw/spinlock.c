@@ -31,6 +31,14 @@ static inline int lock_sym(const struct hw_lock *lk, const struct sim_cpu *cpu)
 	return lk->cls->spin_sym >= 0 ? lk->cls->spin_sym : cpu->sym;
 }
 
+/* The instructions around the atomic: a lock with a symbol of its own is
+ * a call (_spin_lock: call, preempt_disable, compare); one charged to its
+ * caller is inlined (bit_spin_lock: preempt_disable and the bit op only). */
+static inline uint32_t lock_cost(const struct hw *hw, const struct hw_lock *lk, uint32_t call)
+{
+	return lk->cls->spin_sym >= 0 ? call : 0;
+}
+
 static void got_lock(struct hw_lock *lk, int cpu, uint64_t t)
 {
 	struct hw_lock_class *c = lk->cls;
@@ -111,7 +119,7 @@ static void hand_over(struct hw *hw, struct hw_lock *lk, struct hw_waiter *w, ui
 void hw_spin_lock(struct hw *hw, struct sim_cpu *cpu, struct hw_lock *lk)
 {
 	int prev = sym_enter(cpu, lock_sym(lk, cpu));
-	cpu_charge(cpu, hw->cost_spin_lock);
+	cpu_charge(cpu, lock_cost(hw, lk, hw->cost_spin_lock));
 	hw_drain_stores(cpu);
 	cpu_sync(cpu);
 	bool bounce = lk->line->owner != cpu->id;
@@ -131,7 +139,7 @@ void hw_spin_lock(struct hw *hw, struct sim_cpu *cpu, struct hw_lock *lk)
 bool hw_spin_trylock(struct hw *hw, struct sim_cpu *cpu, struct hw_lock *lk)
 {
 	int prev = sym_enter(cpu, lock_sym(lk, cpu));
-	cpu_charge(cpu, hw->cost_spin_lock);
+	cpu_charge(cpu, lock_cost(hw, lk, hw->cost_spin_lock));
 	hw_drain_stores(cpu);
 	cpu_sync(cpu);
 	bool ticketed = lk->ops->ticketed, read_first = lk->ops->read_first;
@@ -157,7 +165,7 @@ bool hw_spin_trylock(struct hw *hw, struct sim_cpu *cpu, struct hw_lock *lk)
 void hw_spin_unlock(struct hw *hw, struct sim_cpu *cpu, struct hw_lock *lk)
 {
 	int prev = sym_enter(cpu, lk->cls->spin_sym >= 0 ? hw->sym_spin_unlock : cpu->sym);
-	cpu_charge(cpu, hw->cost_spin_unlock);
+	cpu_charge(cpu, lock_cost(hw, lk, hw->cost_spin_unlock));
 	cpu_sync(cpu);
 	if (lk->holder != cpu->id && !hw->lock_error[0])
 		snprintf(hw->lock_error, sizeof(hw->lock_error), "lock %s released by CPU %d "
