@@ -1,9 +1,7 @@
 # test_c1.sh - calibration.md C1 on tigerton (hackbench 100 process, loops
 # reduced, slub_max_order=3): slub_min_objects=8 collapses (at least 5x the
 # time at 32), 32 -> 64 changes the time by less than 25%, and the profile at
-# 8 is dominated by the slab paths and spinning on kmalloc-512's list_lock;
-# at 64 they take less than half that share (C1 publishes times only; the
-# model still spends ~20% spinning at 64, README, Calibration).
+# 8 is dominated by the slab paths and spinning, at 64 it is not.
 . tests/cli/lib.sh
 L=${C1_LOOPS:-300}
 if [ -n "${SLABSIM_QUICK:-}" ]; then	# sanitizer builds: run the paths, skip the timing claims
@@ -40,9 +38,10 @@ slabsyms = ('_spin_lock', '__slab_free', '__slab_alloc', 'get_partial_node', 'ad
 share = {mo: sum(x['percent'] for x in d[mo]['profile'] if x['symbol'] in slabsyms) for mo in d}
 print("profile share of the slab paths and _spin_lock: %s" % ', '.join('%d: %.1f%%' % (mo, share[mo]) for mo in d))
 assert share[8] >= 60, share
-# at 64 they take less than half of that
-assert share[64] < share[8] / 2, share
-assert d[64]['cpu']['slab'] < d[8]['cpu']['slab'] / 2 and d[64]['cpu']['spin'] < d[8]['cpu']['spin'] / 2
+# at 64 they are not
+assert share[64] < 30, share
+assert d[64]['cpu']['slab'] < 0.35 and d[64]['cpu']['spin'] < 0.15
+assert d[64]['profile'][0]['symbol'] != '_spin_lock'
 # the list_lock of kmalloc-512 is where they wait
 lk = {l['name']: l for l in d[8]['locks']}['&n->list_lock [kmalloc-512]']
 assert lk['contentions'] > 0.5 * lk['acquisitions'], lk
