@@ -84,7 +84,7 @@ struct slab_state {
 	int ncpus, nodes;
 	bool use_alien_caches;
 	int tune_limit, tune_batchcount, tune_shared;	/* 0: enable_cpucache() */
-	char tunables[48];	/* slab_tunables: NAME:LIMIT:BATCHCOUNT:SHARED,... */
+	char tunables[PARAM_TEXT];	/* slab_tunables: NAME:LIMIT:BATCHCOUNT:SHARED,... */
 	int break_gfp_order;
 	uint64_t reap_cpuc, reap_list3;	/* cycles */
 	uint32_t cost_alloc_hit, cost_free_hit, cost_refill, cost_per_object, cost_flush,

@@ -146,10 +146,10 @@ int slab_parse_tunables(struct slab_state *sb, struct sim_err *err)
 	for (const char *p = sb->tunables; *p;) {
 		const char *comma = strchr(p, ',');
 		int len = comma ? (int)(comma - p) : (int)strlen(p);
-		char item[48], name[48];
+		char item[PARAM_TEXT], name[PARAM_TEXT];
 		snprintf(item, sizeof(item), "%.*s", len, p);
 		int l, b, sh, n = 0;
-		if (sscanf(item, "%47[^:]:%d:%d:%d%n", name, &l, &b, &sh, &n) != 4 || n != len)
+		if (sscanf(item, "%255[^:]:%d:%d:%d%n", name, &l, &b, &sh, &n) != 4 || n != len)
 			return sim_fail(err, "slab_tunables=%s: '%s' is not NAME:LIMIT:BATCHCOUNT:SHARED "
 					"(e.g. kmalloc-512:120:60:8)", sb->tunables, item);
 		if (l < 1 || l > 4096 || b < 1 || b > l || sh < 0 || sh > 64)

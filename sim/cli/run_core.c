@@ -38,7 +38,29 @@ static void list_names(char *out, size_t size, const struct param_set *const *se
 			append_name(out, size, sets[s]->defs[i].name);
 }
 
-/* NAME=VALUE: the kernel's, the policy's or the workload's parameter. */
+/* CACHE.ATTR=VALUE: a per-cache sysfs attribute, as writing
+ * /sys/kernel/slab/CACHE/ATTR does; it joins the policy's per-cache list
+ * (SLUB's cpu_partial: cpu_partial_caches), later settings winning. */
+static int assign_cache_attr(struct run *r, const char *name, const char *value,
+			     struct sim_err *err)
+{
+	const char *dot = strrchr(name, '.');
+	if (strcmp(dot + 1, "cpu_partial") || params_find(&r->pparams, "cpu_partial_caches") < 0)
+		return sim_fail(err, "unknown per-cache attribute '%s' of policy %s (per cache, "
+				"policy slub has CACHE.cpu_partial=N; policy slab has "
+				"slab_tunables=CACHE:LIMIT:BATCHCOUNT:SHARED)", name, r->policy->name);
+	const char *old = param_str(&r->pparams, "cpu_partial_caches");
+	char list[PARAM_TEXT * 2];
+	snprintf(list, sizeof(list), "%s%s%.*s:%s", old, *old ? "," : "", (int)(dot - name), name,
+		 value);
+	if (strlen(list) > PARAM_TEXT - 1)
+		return sim_fail(err, "%s=%s: the per-cache cpu_partial settings pass %d characters",
+				name, value, PARAM_TEXT - 1);
+	return params_set(&r->pparams, "cpu_partial_caches", list, true, err);
+}
+
+/* NAME=VALUE: the kernel's, the policy's or the workload's parameter, or
+ * CACHE.ATTR=VALUE for one cache. */
 static int assign(struct run *r, const char *a, struct sim_err *err)
 {
 	const char *eq = strchr(a, '=');
@@ -46,6 +68,9 @@ static int assign(struct run *r, const char *a, struct sim_err *err)
 		return sim_fail(err, "'%s' is not NAME=VALUE", a);
 	char name[64];
 	snprintf(name, sizeof(name), "%.*s", (int)(eq - a), a);
+	const char *dot = strrchr(name, '.');
+	if (dot && dot != name && dot[1])
+		return assign_cache_attr(r, name, eq + 1, err);
 	struct param_set *sets[] = { &r->kparams, &r->pparams, &r->wparams };
 	for (int s = 0; s < 3; s++)
 		if (params_find(sets[s], name) >= 0)

@@ -23,7 +23,7 @@ void param_describe(const struct param_def *d, char *buf, int size)
 		snprintf(buf, (size_t)size, "one of: %s", d->choices);
 		break;
 	case PT_STR:
-		snprintf(buf, (size_t)size, "text of up to 47 characters%s%s",
+		snprintf(buf, (size_t)size, "text of up to %d characters%s%s", PARAM_TEXT - 1,
 			 d->choices ? ", like " : "", d->choices ? d->choices : "");
 		break;
 	}
@@ -63,7 +63,7 @@ static int parse_value(const struct param_def *d, const char *v, char *canon, do
 			return sim_fail(err, "%s=%s: out of range (%s of %s expects %s)",
 					d->name, v, d->name, owner, want);
 		*num = (double)x;
-		snprintf(canon, 48, "%lld", x);
+		snprintf(canon, PARAM_TEXT, "%lld", x);
 		return 0;
 	}
 	case PT_DOUBLE: {
@@ -75,7 +75,7 @@ static int parse_value(const struct param_def *d, const char *v, char *canon, do
 			return sim_fail(err, "%s=%s: out of range (%s of %s expects %s)",
 					d->name, v, d->name, owner, want);
 		*num = x;
-		snprintf(canon, 48, "%.17g", x);
+		snprintf(canon, PARAM_TEXT, "%.17g", x);
 		return 0;
 	}
 	case PT_BOOL:
@@ -86,7 +86,7 @@ static int parse_value(const struct param_def *d, const char *v, char *canon, do
 		else
 			return sim_fail(err, "%s=%s: not a boolean (%s of %s expects %s)",
 					d->name, v, d->name, owner, want);
-		snprintf(canon, 48, "%d", (int)*num);
+		snprintf(canon, PARAM_TEXT, "%d", (int)*num);
 		return 0;
 	case PT_ENUM: {
 		int i = enum_index(d->choices, v);
@@ -94,15 +94,15 @@ static int parse_value(const struct param_def *d, const char *v, char *canon, do
 			return sim_fail(err, "%s=%s: not a valid choice (%s of %s expects %s)",
 					d->name, v, d->name, owner, want);
 		*num = i;
-		snprintf(canon, 48, "%s", v);
+		snprintf(canon, PARAM_TEXT, "%s", v);
 		return 0;
 	}
 	case PT_STR:
-		if (strlen(v) > 47 || strchr(v, ' '))
+		if (strlen(v) > PARAM_TEXT - 1 || strchr(v, ' '))
 			return sim_fail(err, "%s=%s: too long or has spaces (%s of %s expects %s)",
 					d->name, v, d->name, owner, want);
 		*num = 0;
-		snprintf(canon, 48, "%s", v);
+		snprintf(canon, PARAM_TEXT, "%s", v);
 		return 0;
 	}
 	return sim_fail(err, "%s: unknown parameter type", d->name);
@@ -141,7 +141,7 @@ int params_set(struct param_set *ps, const char *name, const char *value, bool u
 	int i = params_find(ps, name);
 	if (i < 0)
 		return sim_fail(err, "%s has no parameter '%s'", ps->owner, name);
-	char canon[48];
+	char canon[PARAM_TEXT];
 	double num;
 	if (parse_value(&ps->defs[i], value, canon, &num, ps->owner, err) < 0)
 		return -1;

@@ -25,12 +25,13 @@ struct param_def {
 };
 
 #define PARAM_MAX 64
+#define PARAM_TEXT 256	/* a value's canonical text, with its NUL */
 
 struct param_set {
 	const char *owner;			/* "policy slub", "workload hackbench" */
 	const struct param_def *defs;
 	int n;
-	char value[PARAM_MAX][48];		/* canonical text of each value */
+	char value[PARAM_MAX][PARAM_TEXT];	/* canonical text of each value */
 	double num[PARAM_MAX];			/* numeric value (enum: index) */
 	bool user[PARAM_MAX];			/* set on the command line */
 };

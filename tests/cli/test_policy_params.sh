@@ -40,8 +40,19 @@ expect_exit 2 "cpu_partial_caches: no cache named 'kmalloc-51'" \
 expect_exit 2 "cpu_partial_caches=garbage: expected NAME:N" \
 	$RUN "$W" kernel=3.2 cpu_partial_caches=garbage
 expect_exit 2 "cpu_partial_caches=:3: expected NAME:N" $RUN "$W" kernel=3.2 cpu_partial_caches=:3
-expect_exit 2 "cpu_partial_caches=kmalloc-512:7,kmalloc-256:7,kmalloc-1024:7,kmalloc-8:7: too long" \
-	$RUN "$W" kernel=3.2 cpu_partial_caches=kmalloc-512:7,kmalloc-256:7,kmalloc-1024:7,kmalloc-8:7
+LONG=$(python3 -c "print(','.join('kmalloc-%d:7' % s for s in (8, 16, 32, 64, 96, 128, 192, 256, 512, 1024, 2048, 4096) * 2))")
+expect_exit 2 "too long or has spaces" $RUN "$W" kernel=3.2 cpu_partial_caches=$LONG
+# the per-cache sysfs form of design.md: CACHE.cpu_partial=N, later settings winning
+expect_exit 0 "kmalloc-512" "$SLABSIM" show policy slub -m tigerton kernel=3.2 \
+	kmalloc-512.cpu_partial=30 kmalloc-256.cpu_partial=7 kmalloc-256.cpu_partial=9 --json "$TMP/attr.json"
+json "$TMP/attr.json" "{c['name']: c['tunables']['cpu_partial'] for c in d['caches']}['kmalloc-512'] == 30"
+json "$TMP/attr.json" "{c['name']: c['tunables']['cpu_partial'] for c in d['caches']}['kmalloc-256'] == 9"
+json "$TMP/attr.json" "{c['name']: c['tunables']['cpu_partial'] for c in d['caches']}['kmalloc-1024'] == 6"
+expect_exit 2 "'5000' is not a count in [0, 4096]" $RUN "$W" kernel=3.2 kmalloc-512.cpu_partial=5000
+expect_exit 2 "no cache named 'kmalloc-51'" $RUN "$W" kernel=3.2 kmalloc-51.cpu_partial=3
+expect_exit 2 "unknown per-cache attribute 'kmalloc-512.limit' of policy slab" \
+	"$SLABSIM" run -m tigerton -p slab -w "$W" kmalloc-512.limit=5
+expect_exit 2 "unknown per-cache attribute 'kmalloc-512.objects'" $RUN "$W" kernel=3.2 kmalloc-512.objects=5
 expect_exit 2 "cpu_partial_caches: no cache named 'nosuchcache'" \
 	"$SLABSIM" show policy slub kernel=3.2 cpu_partial_caches=nosuchcache:3
 expect_exit 2 "cpu_partial=4097: out of range" "$SLABSIM" show policy slub cpu_partial=4097
