@@ -354,7 +354,7 @@ static kaddr_t slab_alloc(void *state, struct kmem_cache *kc, struct sim_cpu *cp
 	struct slab_cache *cp = kc->priv;
 	int psym = sym_enter(cpu, sb->sym_kmem_cache_alloc);
 	cpu_charge(cpu, sb->cost_alloc_hit);
-	slab_reap_touch(sb, cpu);
+	housekeeping_touch(&sb->reap, cpu->id, cpu->clock);
 	kaddr_t obj;
 	if (node >= 0 && node != numa_node_id(sb, cpu)) {
 		obj = cache_alloc_node(sb, cpu, cp, node);
@@ -471,7 +471,7 @@ static void slab_free(void *state, struct kmem_cache *kc, struct sim_cpu *cpu, k
 	struct slab_cache *cp = kc->priv;
 	int psym = sym_enter(cpu, sb->sym_kmem_cache_free);
 	cpu_charge(cpu, sb->cost_free_hit);
-	slab_reap_touch(sb, cpu);
+	housekeeping_touch(&sb->reap, cpu->id, cpu->clock);
 	if (sb->nodes > 1 && cache_free_alien(sb, cpu, cp, objp)) {
 		sym_exit(cpu, psym);
 		return;
@@ -609,7 +609,6 @@ static int slab_create(struct kernel *k, const struct param_set *ps, void **stat
 	sb->tune_batchcount = (int)param_int(ps, "slab_batchcount");
 	sb->tune_shared = (int)param_int(ps, "slab_shared");
 	sb->break_gfp_order = 1;	/* BREAK_GFP_ORDER_HI: more than 32 MB of memory */
-	sb->reap_cpuc = (uint64_t)(REAPTIMEOUT_CPUC_S * k->m->ghz * 1e9);
 	sb->reap_list3 = (uint64_t)(REAPTIMEOUT_LIST3_S * k->m->ghz * 1e9);
 	snprintf(sb->tunables, sizeof(sb->tunables), "%s", param_str(ps, "slab_tunables"));
 	if (sb->tune_batchcount > sb->tune_limit && sb->tune_limit) {

@@ -5,6 +5,7 @@
 #ifndef SLABSIM_SLAB_H
 #define SLABSIM_SLAB_H
 
+#include "kernel/workqueue.h"
 #include "policy.h"
 
 #define BATCHREFILL_LIMIT 16
@@ -86,7 +87,7 @@ struct slab_state {
 	int tune_limit, tune_batchcount, tune_shared;	/* 0: enable_cpucache() */
 	char tunables[PARAM_TEXT];	/* slab_tunables: NAME:LIMIT:BATCHCOUNT:SHARED,... */
 	int break_gfp_order;
-	uint64_t reap_cpuc, reap_list3;	/* cycles */
+	uint64_t reap_list3;		/* cycles */
 	uint32_t cost_alloc_hit, cost_free_hit, cost_refill, cost_per_object, cost_flush,
 		cost_free_block, cost_grow, cost_init_per_object, cost_destroy, cost_alien,
 		cost_reap;
@@ -96,7 +97,8 @@ struct slab_state {
 	struct slab_cache **caches;
 	int ncaches, caches_cap;
 	struct slab *desc_pool;
-	struct slab_reap_cpu *reap;	/* [ncpus] */
+	struct housekeeping reap;	/* cache_reap on each CPU */
+	int *reap_node;			/* [ncpus]: next node whose alien array to drain */
 };
 
 /* slab.c */
@@ -118,7 +120,6 @@ void slab_enable_cpucache(struct slab_state *sb, struct slab_cache *cp);
 
 /* slab_reap.c: cache_reap() every 2 s on each CPU that used SLAB. */
 int slab_reap_init(struct slab_state *sb, struct sim_err *err);
-void slab_reap_touch(struct slab_state *sb, struct sim_cpu *cpu);
 void slab_reap_destroy(struct slab_state *sb);
 
 /* slab_check.c */

@@ -11,13 +11,6 @@
 #include "kernel/workqueue.h"
 #include "slab.h"
 
-struct slab_reap_cpu {
-	struct delayed_work work;
-	struct slab_state *sb;
-	uint64_t activity;		/* SLAB calls on this CPU since the last reap */
-	int reap_node;
-};
-
 /* drain_array(): an untouched array gives back (limit + 4) / 5 objects. */
 static bool drain_array(struct slab_state *sb, struct sim_cpu *cpu, struct slab_cache *cp,
 			struct kmem_list3 *l3, struct array_cache *ac, int node)
@@ -64,11 +57,12 @@ static int drain_freelist(struct slab_state *sb, struct sim_cpu *cpu, struct sla
 	return nr_freed;
 }
 
-static void cache_reap(struct delayed_work *w, struct task *cur)
+/* cache_reap(): one round on this CPU; true if it gave anything back. */
+static bool cache_reap(struct housekeeping *h, struct task *cur)
 {
-	struct slab_reap_cpu *r = w->arg;
-	struct slab_state *sb = r->sb;
+	struct slab_state *sb = h->arg;
 	struct sim_cpu *cpu = task_cpu(cur);
+	int *reap_node = &sb->reap_node[cpu->id];
 	int node = sb->k->m->topo[cpu->id].node;
 	int psym = sym_enter(cpu, sb->sym_reap);
 	bool progress = false;
@@ -77,10 +71,10 @@ static void cache_reap(struct delayed_work *w, struct task *cur)
 		struct kmem_list3 *l3 = &cp->nodelists[node];
 		cpu_charge(cpu, sb->cost_reap);
 		if (l3->alien) {	/* reap_alien(): one node per round, if free */
-			struct array_cache *ac = l3->alien[r->reap_node];
+			struct array_cache *ac = l3->alien[*reap_node];
 			if (ac && ac->avail && hw_spin_trylock(sb->hw, cpu, &ac->lock)) {
 				progress = true;
-				slab_drain_alien(sb, cpu, cp, ac, r->reap_node);
+				slab_drain_alien(sb, cpu, cp, ac, *reap_node);
 				hw_spin_unlock(sb->hw, cpu, &ac->lock);
 			}
 		}
@@ -99,40 +93,25 @@ static void cache_reap(struct delayed_work *w, struct task *cur)
 		}
 	}
 	if (sb->nodes > 1)	/* next_reap_node() */
-		r->reap_node = (r->reap_node + 1) % sb->nodes;
+		*reap_node = (*reap_node + 1) % sb->nodes;
 	sym_exit(cpu, psym);
-	bool busy = r->activity > 0;
-	r->activity = 0;
-	if (busy || progress)
-		schedule_delayed_work_on(sb->k, cpu->id, w, cpu->clock + sb->reap_cpuc);
+	return progress;
 }
 
 int slab_reap_init(struct slab_state *sb, struct sim_err *err)
 {
-	sb->reap = calloc((size_t)sb->ncpus, sizeof(*sb->reap));
-	if (!sb->reap)
+	sb->reap_node = calloc((size_t)sb->ncpus, sizeof(*sb->reap_node));
+	if (!sb->reap_node || housekeeping_init(&sb->reap, sb->k, sb->ncpus,
+						 (uint64_t)(REAPTIMEOUT_CPUC_S * sb->k->m->ghz * 1e9),
+						 cache_reap, sb) < 0)
 		return sim_fail(err, "out of memory");
-	for (int c = 0; c < sb->ncpus; c++) {
-		sb->reap[c].sb = sb;
-		sb->reap[c].work.fn = cache_reap;
-		sb->reap[c].work.arg = &sb->reap[c];
-		sb->reap[c].reap_node = sb->k->m->topo[c].node;
-	}
+	for (int c = 0; c < sb->ncpus; c++)	/* init_reap_node() */
+		sb->reap_node[c] = sb->k->m->topo[c].node;
 	return 0;
-}
-
-/* A SLAB call on this CPU: the reaper will have work (start_cpu_timer()). */
-void slab_reap_touch(struct slab_state *sb, struct sim_cpu *cpu)
-{
-	struct slab_reap_cpu *r = &sb->reap[cpu->id];
-	r->activity++;
-	if (!r->work.queued)
-		schedule_delayed_work_on(sb->k, cpu->id, &r->work, cpu->clock + sb->reap_cpuc);
 }
 
 void slab_reap_destroy(struct slab_state *sb)
 {
-	for (int c = 0; sb->reap && c < sb->ncpus; c++)
-		cancel_delayed_work(&sb->reap[c].work);
-	free(sb->reap);
+	housekeeping_destroy(&sb->reap);
+	free(sb->reap_node);
 }

@@ -456,7 +456,7 @@ static kaddr_t slqb_alloc(void *state, struct kmem_cache *kc, struct sim_cpu *cp
 	struct slqb *q = state;
 	struct slqb_cache *s = kc->priv;
 	cpu_charge(cpu, q->cost_alloc);
-	slqb_trim_touch(q, cpu);
+	housekeeping_touch(&q->trim, cpu->id, cpu->clock);
 	if (node >= 0 && node != numa_node_id(q, cpu))
 		return remote_slab_alloc(q, cpu, s, node);
 	struct kmem_cache_list *l = &get_cpu_slab(s, cpu)->list;
@@ -484,7 +484,7 @@ static void slqb_free(void *state, struct kmem_cache *kc, struct sim_cpu *cpu, k
 	struct kmem_cache_cpu *c = get_cpu_slab(s, cpu);
 	struct kmem_cache_list *l = &c->list;
 	cpu_charge(cpu, q->cost_free);
-	slqb_trim_touch(q, cpu);
+	housekeeping_touch(&q->trim, cpu->id, cpu->clock);
 	l->stats[FREE]++;
 	struct page *page = virt_to_head_page(&q->k->pa, object);
 	if (s->numa)	/* kmem_cache_free() looks the page up only on NUMA */
@@ -581,7 +581,6 @@ static int slqb_create(struct kernel *k, const struct param_set *ps, void **stat
 	q->min_objects = (int)param_int(ps, "slqb_min_objects");
 	q->tune_freebatch = (int)param_int(ps, "slqb_freebatch");
 	q->tune_hiwater = (int)param_int(ps, "slqb_hiwater");
-	q->trim_interval = (uint64_t)(SLQB_TRIM_S * k->m->ghz * 1e9);
 	const struct cost_ref costs[] = {
 		{ "slqb.alloc", &q->cost_alloc }, { "slqb.free", &q->cost_free },
 		{ "slqb.get_page", &q->cost_get_page }, { "slqb.flush", &q->cost_flush },
@@ -634,7 +633,7 @@ static void slqb_destroy(void *state)
 		free(s->all);
 		free(s);
 	}
-	slqb_trim_destroy(q);
+	housekeeping_destroy(&q->trim);
 	free(q->caches);
 	free(q);
 }

@@ -5,6 +5,7 @@
 #ifndef SLABSIM_SLQB_H
 #define SLABSIM_SLQB_H
 
+#include "kernel/workqueue.h"
 #include "policy.h"
 
 #define SLQB_TRIM_S 3.0		/* cache_trim_worker every 3 s on each CPU */
@@ -80,14 +81,13 @@ struct slqb {
 	int ncpus, nodes;
 	int min_order, min_objects;
 	int tune_freebatch, tune_hiwater;	/* 0: by object size */
-	uint64_t trim_interval;
 	uint32_t cost_alloc, cost_free, cost_get_page, cost_flush, cost_flush_object,
 		cost_new_page, cost_per_object, cost_remote, cost_claim, cost_trim;
 	int sym_slab_alloc, sym_slab_free, sym_get_page, sym_alloc_page, sym_flush,
 		sym_remote, sym_flush_remote, sym_claim, sym_trim;
 	struct slqb_cache **caches;
 	int ncaches, caches_cap;
-	struct slqb_trim_cpu *trim;	/* [ncpus] */
+	struct housekeeping trim;	/* cache_trim_worker on each CPU */
 };
 
 /* the kmlist ring */
@@ -113,8 +113,6 @@ void slqb_flush_remote_free_cache(struct slqb *q, struct sim_cpu *cpu, struct sl
 extern const struct param_def slqb_param_defs[];
 int slqb_calculate_geometry(struct slqb *q, struct slqb_cache *s, struct sim_err *err);
 int slqb_trim_init(struct slqb *q, struct sim_err *err);
-void slqb_trim_touch(struct slqb *q, struct sim_cpu *cpu);
-void slqb_trim_destroy(struct slqb *q);
 
 /* slqb_check.c */
 void slqb_cache_info(void *state, struct kmem_cache *kc, struct cache_info *out);

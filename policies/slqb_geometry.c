@@ -85,18 +85,11 @@ int slqb_calculate_geometry(struct slqb *q, struct slqb_cache *s, struct sim_err
 
 /* --- cache_trim_worker --- */
 
-struct slqb_trim_cpu {
-	struct delayed_work work;
-	struct slqb *q;
-	uint64_t activity;
-};
-
 /* Every cache: the node list's queues (under its list_lock), then this
  * CPU's: claim remote frees, flush one batch, flush rlist. */
-static void cache_trim_worker(struct delayed_work *w, struct task *cur)
+static bool cache_trim_worker(struct housekeeping *h, struct task *cur)
 {
-	struct slqb_trim_cpu *t = w->arg;
-	struct slqb *q = t->q;
+	struct slqb *q = h->arg;
 	struct sim_cpu *cpu = task_cpu(cur);
 	int node = q->k->m->topo[cpu->id].node;
 	int psym = sym_enter(cpu, q->sym_trim);
@@ -119,37 +112,13 @@ static void cache_trim_worker(struct delayed_work *w, struct task *cur)
 		slqb_flush_remote_free_cache(q, cpu, s, c);
 	}
 	sym_exit(cpu, psym);
-	bool busy = t->activity > 0;
-	t->activity = 0;
-	if (busy || progress)	/* while there is something to trim */
-		schedule_delayed_work_on(q->k, cpu->id, w, cpu->clock + q->trim_interval);
+	return progress;
 }
 
 int slqb_trim_init(struct slqb *q, struct sim_err *err)
 {
-	q->trim = calloc((size_t)q->ncpus, sizeof(*q->trim));
-	if (!q->trim)
+	if (housekeeping_init(&q->trim, q->k, q->ncpus,
+			      (uint64_t)(SLQB_TRIM_S * q->k->m->ghz * 1e9), cache_trim_worker, q) < 0)
 		return sim_fail(err, "out of memory");
-	for (int c = 0; c < q->ncpus; c++) {
-		q->trim[c].q = q;
-		q->trim[c].work.fn = cache_trim_worker;
-		q->trim[c].work.arg = &q->trim[c];
-	}
 	return 0;
-}
-
-/* A SLQB call on this CPU: its trim worker will have work. */
-void slqb_trim_touch(struct slqb *q, struct sim_cpu *cpu)
-{
-	struct slqb_trim_cpu *t = &q->trim[cpu->id];
-	t->activity++;
-	if (!t->work.queued)
-		schedule_delayed_work_on(q->k, cpu->id, &t->work, cpu->clock + q->trim_interval);
-}
-
-void slqb_trim_destroy(struct slqb *q)
-{
-	for (int c = 0; q->trim && c < q->ncpus; c++)
-		cancel_delayed_work(&q->trim[c].work);
-	free(q->trim);
 }

@@ -2,6 +2,8 @@
  * which runs it at its next scheduling point. */
 #include "workqueue.h"
 
+#include <stdlib.h>
+
 #include "kernel.h"
 #include "sched_internal.h"
 
@@ -53,4 +55,48 @@ void run_pending_work(struct task *cur)
 		w->fn(w, cur);	/* may queue itself again */
 		rq = &cur->k->sched.rq[cur->cpu];
 	}
+}
+
+/* One housekeeping round on its CPU, then re-armed while there is work. */
+static void housekeeping_round(struct delayed_work *w, struct task *cur)
+{
+	struct housekeeping_cpu *hc = w->arg;
+	struct housekeeping *h = hc->h;
+	bool progress = h->fn(h, cur);
+	bool busy = hc->activity > 0;
+	hc->activity = 0;
+	if (busy || progress)
+		schedule_delayed_work_on(h->k, w->cpu, w, task_cpu(cur)->clock + h->interval);
+}
+
+int housekeeping_init(struct housekeeping *h, struct kernel *k, int ncpus, uint64_t interval,
+		      housekeeping_fn fn, void *arg)
+{
+	*h = (struct housekeeping){ .k = k, .fn = fn, .arg = arg, .interval = interval,
+				    .ncpus = ncpus };
+	h->cpu = calloc((size_t)ncpus, sizeof(*h->cpu));
+	if (!h->cpu)
+		return -1;
+	for (int c = 0; c < ncpus; c++) {
+		h->cpu[c].h = h;
+		h->cpu[c].work.fn = housekeeping_round;
+		h->cpu[c].work.arg = &h->cpu[c];
+	}
+	return 0;
+}
+
+void housekeeping_touch(struct housekeeping *h, int cpu, uint64_t t)
+{
+	struct housekeeping_cpu *hc = &h->cpu[cpu];
+	hc->activity++;
+	if (!hc->work.queued)
+		schedule_delayed_work_on(h->k, cpu, &hc->work, t + h->interval);
+}
+
+void housekeeping_destroy(struct housekeeping *h)
+{
+	for (int c = 0; h->cpu && c < h->ncpus; c++)
+		cancel_delayed_work(&h->cpu[c].work);
+	free(h->cpu);
+	h->cpu = NULL;
 }

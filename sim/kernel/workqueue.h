@@ -32,4 +32,34 @@ void cancel_delayed_work(struct delayed_work *w);
 /* Run the works pending on the CPU `cur` runs on (scheduler hooks). */
 void run_pending_work(struct task *cur);
 
+/* Per-CPU housekeeping, as SLAB's cache_reap and SLQB's trim worker run:
+ * every `interval` cycles on each CPU that has used the subsystem. The
+ * first use arms the CPU's timer (start_cpu_timer()); a round re-arms it
+ * while the CPU was used meanwhile or `fn` made progress, so a finished
+ * workload lets the simulation end. fn returns whether it did any work. */
+struct housekeeping;
+typedef bool (*housekeeping_fn)(struct housekeeping *h, struct task *cur);
+
+struct housekeeping_cpu {
+	struct delayed_work work;
+	struct housekeeping *h;
+	uint64_t activity;		/* uses since the last round */
+};
+
+struct housekeeping {
+	struct kernel *k;
+	housekeeping_fn fn;
+	void *arg;
+	uint64_t interval;
+	int ncpus;
+	struct housekeeping_cpu *cpu;	/* [ncpus] */
+};
+
+/* 0, or -1 if out of memory. */
+int housekeeping_init(struct housekeeping *h, struct kernel *k, int ncpus, uint64_t interval,
+		      housekeeping_fn fn, void *arg);
+/* The subsystem was used on `cpu` at time t: arm its timer if it is not. */
+void housekeeping_touch(struct housekeeping *h, int cpu, uint64_t t);
+void housekeeping_destroy(struct housekeeping *h);
+
 #endif
