@@ -441,6 +441,18 @@ static int line_source(struct hw *hw, hw_objline owner, uint64_t line)
 	return owner;
 }
 
+/* line_source() for a CPU of die `die` that has just looked the line up in
+ * its own die's cache (`here`: it was there), so a last user on the same
+ * die needs no second lookup. */
+static int obj_line_source(struct hw *hw, hw_objline owner, int die, bool here, uint64_t line)
+{
+	if (owner < 0)
+		return -1;
+	if (hw->m->topo[owner].die == die)
+		return here ? owner : -1;
+	return line_source(hw, owner, line);
+}
+
 static uint32_t line_latency(const struct hw *hw, int c, int from, int home)
 {
 	return from >= 0 ? hw->m->handoff[machine_dist(hw->m, c, from)]
@@ -450,13 +462,12 @@ static uint32_t line_latency(const struct hw *hw, int c, int from, int home)
 void hw_stream_access(struct hw *hw, struct sim_cpu *cpu, hw_objline *ol, uint64_t line,
 		      int count, int stride, int home)
 {
-	int c = cpu->id;
-	struct hw_llc *llc = &hw->llc[hw->m->topo[c].die], *l1 = &hw->l1[hw->m->topo[c].core];
+	int c = cpu->id, die = hw->m->topo[c].die;
+	struct hw_llc *llc = &hw->llc[die], *l1 = &hw->l1[hw->m->topo[c].core];
 	cpu_sync(cpu);
 	uint64_t t = cpu->clock, end = t, issue = t;
 	for (int i = 0; i < count; i++, ol += stride, line += (uint64_t)stride) {
-		int from = line_source(hw, *ol, line);
-		llc_access(llc, line);
+		int from = obj_line_source(hw, *ol, die, llc_access(llc, line), line);
 		if (!llc_access(l1, line) && from == c) {	/* from this die's cache */
 			issue += hw->m->llc_hit / hw->stream_mlp;
 			if (issue > end)
@@ -494,9 +505,7 @@ void hw_obj_access(struct hw *hw, struct sim_cpu *cpu, hw_objline *ol, uint64_t 
 		return;
 	}
 	cpu_sync(cpu);
-	/* from the last user's die if it still caches the line, else memory */
-	int from = *ol < 0 ? -1 : hw->m->topo[*ol].die == die ? (here ? *ol : -1)
-		: line_source(hw, *ol, line);
+	int from = obj_line_source(hw, *ol, die, here, line);
 	*ol = (hw_objline)c;
 	if (from == c)
 		return;
