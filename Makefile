@@ -7,6 +7,8 @@
 #   make sanitize   build with ASan+UBSan and run the unit and CLI tests
 #   make bench      engine and fiber speed
 #   make install    install into $(PREFIX)
+#   make MPI=1      build ./slabsim with OpenMPI (mpirun -n K slabsim sweep ...),
+#                   objects in build-mpi/
 
 PREFIX   ?= /usr/local
 CC       ?= gcc
@@ -16,11 +18,16 @@ WARN     := -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter
 CPPFLAGS += -I. -Isim -D_GNU_SOURCE -DSLABSIM_DATADIR=\"$(PREFIX)/share/slabsim\"
 ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) -MMD -MP
 LDLIBS   := -lgsl -lgslcblas -lcjson -lboost_context -lm
+ifeq ($(MPI),1)
+CC       := mpicc
+CPPFLAGS += -DSLABSIM_MPI
+BUILD    ?= build-mpi
+endif
 BUILD    ?= build
 
 # Debian packages the build, the tests and the plots need.
 DEB_PKGS := gcc make libgsl-dev libcjson-dev libcmocka-dev libboost-context-dev \
-            gnuplot-nox valgrind python3
+            gnuplot-nox valgrind python3 openmpi-bin libopenmpi-dev
 
 SRC_LIB  := $(sort $(wildcard sim/engine/*.c sim/hw/*.c sim/kernel/*.c \
               sim/workloads/*.c sim/report/*.c policies/*.c)) \
@@ -30,12 +37,17 @@ OBJ_LIB  := $(SRC_LIB:%.c=$(BUILD)/%.o) $(SRC_ASM:%.S=$(BUILD)/%.o)
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all test unit cli-test demo deps install bench sanitize clean valgrind
+.PHONY: all test unit cli-test demo deps install bench sanitize clean valgrind mpi FORCE
 
 all: slabsim
 
-slabsim: $(BUILD)/slabsim
+# always copied: ./slabsim is whichever build (plain or MPI=1) was made last
+slabsim: $(BUILD)/slabsim FORCE
 	cp $< $@
+
+# the MPI build beside the plain one, for the MPI test
+mpi: FORCE
+	$(MAKE) MPI=1 build-mpi/slabsim
 
 $(BUILD)/slabsim: $(BUILD)/sim/cli/main.o $(BUILD)/libslabsim.a
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -77,8 +89,9 @@ unit-bins: $(UNIT_BIN)
 unit: $(UNIT_BIN)
 	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; $$t; done
 
-cli-test: slabsim
-	@set -e; for t in tests/cli/test_*.sh; do echo "== $$t"; SLABSIM=$(CURDIR)/slabsim sh $$t; done
+cli-test: slabsim mpi
+	@set -e; for t in tests/cli/test_*.sh; do echo "== $$t"; \
+	  SLABSIM=$(CURDIR)/slabsim SLABSIM_MPI=$(CURDIR)/build-mpi/slabsim sh $$t; done
 
 LOOPS ?= 2000
 demo: deps
@@ -117,6 +130,6 @@ install: slabsim
 	cp -r machines/. $(DESTDIR)$(PREFIX)/share/slabsim/machines/
 
 clean:
-	rm -rf build build-san slabsim
+	rm -rf build build-san build-mpi slabsim
 
--include $(shell find $(BUILD) build-san -name '*.d' 2>/dev/null)
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

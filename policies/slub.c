@@ -554,6 +554,7 @@ static int slub_create(struct kernel *k, const struct param_set *ps, void **stat
 	sl->min_partial_rule = (int)param_int(ps, "slub_min_partial_rule");
 	sl->cpu_partial_on = param_bool(ps, "slub_percpu_partial");
 	sl->cpu_partial = (int)param_int(ps, "cpu_partial");
+	sl->cpu_partial_scale = param_double(ps, "cpu_partial_scale");
 	snprintf(sl->cpu_partial_caches, sizeof(sl->cpu_partial_caches), "%s",
 		 param_str(ps, "cpu_partial_caches"));
 	sl->unfreeze_bug = param_bool(ps, "slub_unfreeze_bug");
@@ -565,11 +566,12 @@ static int slub_create(struct kernel *k, const struct param_set *ps, void **stat
 	}
 	/* the per-CPU partial tunables mean nothing without the lists: say so */
 	if (!sl->cpu_partial_on && (sl->cpu_partial != -1 || sl->cpu_partial_caches[0] ||
-				    sl->unfreeze_bug)) {
+				    sl->unfreeze_bug || sl->cpu_partial_scale != 1)) {
 		sim_fail(err, "%s applies to per-CPU partial lists, which this SLUB does not have "
 			 "(use kernel=3.2 or slub_percpu_partial=1)",
 			 sl->cpu_partial != -1 ? "cpu_partial" : sl->cpu_partial_caches[0]
-			 ? "cpu_partial_caches" : "slub_unfreeze_bug");
+			 ? "cpu_partial_caches" : sl->unfreeze_bug ? "slub_unfreeze_bug"
+			 : "cpu_partial_scale");
 		free(sl);
 		return -1;
 	}

@@ -73,6 +73,7 @@ struct slub {
 	int min_partial_rule;		/* 0: MIN_PARTIAL, 1: ilog2(size), 2: ilog2(size)/2 */
 	bool cpu_partial_on;		/* 3.2: per-CPU partial lists */
 	int cpu_partial;		/* -1: by object size, else objects (0: drained at once) */
+	double cpu_partial_scale;	/* what-if factor on the by-size default */
 	char cpu_partial_caches[PARAM_TEXT];	/* "kmalloc-512:20,..." per-cache values */
 	bool unfreeze_bug;		/* 3.2-rc: nr_partial < min_partial in unfreeze */
 	unsigned int max_kmalloc;

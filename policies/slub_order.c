@@ -36,6 +36,9 @@ const struct param_def slub_param_defs[] = {
 	{ "cpu_partial", PT_INT, "-1", -1, 4096, NULL,
 	  "3.2: objects a CPU keeps in partial slabs, every cache (-1: by object size "
 	  "2/6/13/30; 0: drained at once)" },
+	{ "cpu_partial_scale", PT_DOUBLE, "1", 0, 1000000, NULL,
+	  "what-if: multiply the by-size cpu_partial default (2/6/13/30) by this, rounded "
+	  "(0.5 halves it; 1000000 is in effect unlimited); not in any kernel" },
 	{ "cpu_partial_caches", PT_STR, "", 0, 0, "kmalloc-512:20,kmalloc-192:40",
 	  "3.2: cpu_partial of named caches, NAME:N,... (0 <= N <= 4096)" },
 	{ "slub_unfreeze_bug", PT_BOOL, "0", 0, 1, NULL,
@@ -202,7 +205,8 @@ static int cpu_partial_of(const struct slub *sl, const struct slub_cache *s)
 	if (sl->cpu_partial >= 0)
 		return sl->cpu_partial;
 	unsigned int size = s->kc->size;
-	return size >= PAGE_SIZE ? 2 : size >= 1024 ? 6 : size >= 256 ? 13 : 30;
+	int def = size >= PAGE_SIZE ? 2 : size >= 1024 ? 6 : size >= 256 ? 13 : 30;
+	return (int)(def * sl->cpu_partial_scale + 0.5);
 }
 
 /* kmem_cache_open(): min_partial (set_min_partial clamps to [5, 10]) and

@@ -14,6 +14,10 @@ static const char usage[] =
 	"commands:\n"
 	"  run     -m MACHINE -p POLICY -w WORKLOAD [NAME=VALUE ...] [--seed N] [--json FILE]\n"
 	"          simulate one run and report time, caches, locks and profile\n"
+	"  sweep   EXPERIMENT.json [NAME=VALUE ...] [-j N] [--out DIR] [--resume]\n"
+	"          [--shard I/N]: every run of an experiment, summary with 95% CIs, plots\n"
+	"  merge   DIR... --out DIR: join the results folders of an experiment's shards\n"
+	"  plot    RESULTS [--format png|svg]: draw a results folder's plots\n"
 	"  list    machines|policies|workloads|params\n"
 	"  show    machine NAME | policy NAME [-m MACHINE] [NAME=VALUE ...] [--json FILE]\n"
 	"  bench   speed of the engine: events/s, fiber switch, ordering-rule hand-over\n"
@@ -47,8 +51,14 @@ int main(int argc, char **argv)
 		return cmd_list(argc - 1, argv + 1);
 	if (!strcmp(cmd, "show"))
 		return cmd_show(argc - 1, argv + 1);
+	if (!strcmp(cmd, "sweep"))
+		return cmd_sweep(argc - 1, argv + 1);
+	if (!strcmp(cmd, "merge"))
+		return cmd_merge(argc - 1, argv + 1);
+	if (!strcmp(cmd, "plot"))
+		return cmd_plot(argc - 1, argv + 1);
 	if (!strcmp(cmd, "bench"))
 		return cmd_bench(argc - 1, argv + 1);
-	return cli_usage_error("unknown command '%s'; commands: run list show bench "
+	return cli_usage_error("unknown command '%s'; commands: run sweep merge plot list show bench "
 			       "(slabsim --help)", cmd);
 }

@@ -1,0 +1,106 @@
+/* cmd_merge.c - `slabsim merge`: join the results folders of one
+ * experiment's shards (Slurm array tasks, GNU parallel jobs, or sweeps on
+ * several machines) into one, with its summary and plots. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "sweep.h"
+
+static const char merge_help[] =
+	"usage: slabsim merge DIR... --out DIR [--format png|svg] [--no-plot]\n"
+	"\n"
+	"Join the results folders of one experiment, e.g. those written by\n"
+	"`slabsim sweep EXP.json --shard I/N --out part-I`, into --out: runs.jsonl\n"
+	"(in run order), summary.json, summary.csv and the plots. Every folder must\n"
+	"come from the same experiment file, overrides and replicates. A run found\n"
+	"in two folders is kept once; runs found in none are reported.\n";
+
+int cmd_merge(int argc, char **argv)
+{
+	const char *dirs[1024], *out = NULL, *format = "png";
+	int ndirs = 0;
+	bool no_plot = false;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "-h") || !strcmp(a, "--help"))
+			return fputs(merge_help, stdout), 0;
+		if (!strcmp(a, "--out") || !strcmp(a, "--format")) {
+			if (i + 1 >= argc)
+				return cli_usage_error("merge: %s needs a value", a);
+			*(!strcmp(a, "--out") ? &out : &format) = argv[++i];
+		} else if (!strcmp(a, "--no-plot")) {
+			no_plot = true;
+		} else if (a[0] != '-' && ndirs < 1024) {
+			dirs[ndirs++] = a;
+		} else {
+			return cli_usage_error("merge: unknown argument '%s' (slabsim merge --help)", a);
+		}
+	}
+	if (!ndirs || !out)
+		return cli_usage_error("merge: usage: slabsim merge DIR... --out DIR");
+	if (strcmp(format, "png") && strcmp(format, "svg"))
+		return cli_usage_error("merge: --format %s: expected png or svg", format);
+	struct experiment e;
+	struct sim_err err;
+	if (sweep_load_dir(dirs[0], &e, &err) < 0) {
+		experiment_free(&e);
+		return cli_usage_error("merge: %s", err.msg);
+	}
+	int nruns = experiment_runs(&e), status = 0;
+	cJSON **runs = calloc((size_t)nruns + 1, sizeof(*runs));
+	for (int d = 0; d < ndirs && !status; d++) {
+		char path[4200];
+		snprintf(path, sizeof(path), "%s/runs.jsonl", dirs[d]);
+		if (access(path, R_OK) < 0)
+			status = cli_usage_error("merge: %s: no runs.jsonl", dirs[d]);
+		else if (runs_load(path, &e, runs, false, &err) < 0)
+			status = cli_usage_error("merge: %s", err.msg);
+	}
+	char path[4200];
+	snprintf(path, sizeof(path), "%s/runs.jsonl", out);
+	int fd = -1;
+	if (!status) {
+		if (mkdir(out, 0777) < 0 && errno != EEXIST)
+			status = cli_usage_error("merge: cannot create %s: %s", out, strerror(errno));
+		else if (sweep_write_meta(out, &e, NULL, &err) < 0)
+			status = cli_usage_error("merge: %s", err.msg);
+		else if ((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0666)) < 0)
+			status = cli_usage_error("merge: cannot write %s: %s", path, strerror(errno));
+	}
+	int have = 0, failed = 0;
+	for (int i = 0; i < nruns && !status; i++) {
+		if (!runs[i])
+			continue;
+		have++;
+		const char *inv = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(runs[i],
+											"invariants"));
+		failed += !inv || strcmp(inv, "ok");
+		char *line = cJSON_PrintUnformatted(runs[i]);
+		if (runs_append(fd, line, &err) < 0)
+			status = cli_usage_error("merge: %s", err.msg);
+		free(line);
+	}
+	if (fd >= 0)
+		close(fd);
+	if (!status && sweep_finish(out, &e, runs, no_plot, format, &err) < 0)
+		status = cli_usage_error("merge: %s", err.msg);
+	if (!status) {
+		printf("merged %d folders into %s: %d of %d runs", ndirs, out, have, nruns);
+		if (have < nruns)
+			printf(" (%d missing: run the missing shards, or `slabsim sweep ... --resume "
+			       "--out %s`; plots wait for every run)", nruns - have, out);
+		printf("\n");
+		status = failed ? 1 : 0;
+	}
+	for (int i = 0; i < nruns; i++)
+		cJSON_Delete(runs[i]);
+	free(runs);
+	experiment_free(&e);
+	return status;
+}

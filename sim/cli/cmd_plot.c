@@ -1,0 +1,77 @@
+/* cmd_plot.c - `slabsim plot`: (re)draw a results folder's plots from its
+ * summary.json, e.g. as svg for a mailing-list post. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "report/sweep_plot.h"
+
+static const char plot_help[] =
+	"usage: slabsim plot RESULTS [--format png|svg]\n"
+	"\n"
+	"Draw the plots of a sweep's results folder (RESULTS, or RESULTS/summary.json)\n"
+	"with gnuplot: metric.FMT (the experiment's main metric against its x axis,\n"
+	"95% CI error bars, one line per machine, policy, workload or other axis\n"
+	"value), lock-wait.FMT (share of CPU time spinning), profile.FMT (a stacked\n"
+	"bar of the top kernel symbols per point) and memory.FMT (slab memory against\n"
+	"the main metric). Each keeps its .dat and .gp beside it: edit the .gp and\n"
+	"run gnuplot on it to restyle.\n";
+
+int cmd_plot(int argc, char **argv)
+{
+	const char *dir = NULL, *format = "png";
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
+			return fputs(plot_help, stdout), 0;
+		if (!strcmp(argv[i], "--format")) {
+			if (i + 1 >= argc)
+				return cli_usage_error("plot: --format needs png or svg");
+			format = argv[++i];
+			if (strcmp(format, "png") && strcmp(format, "svg"))
+				return cli_usage_error("plot: --format %s: expected png or svg", format);
+		} else if (argv[i][0] != '-' && !dir) {
+			dir = argv[i];
+		} else {
+			return cli_usage_error("plot: unknown argument '%s' (slabsim plot --help)",
+					       argv[i]);
+		}
+	}
+	if (!dir)
+		return cli_usage_error("plot: which results? slabsim plot RESULTS_DIR");
+	char folder[4096], path[4200];
+	snprintf(folder, sizeof(folder), "%s", dir);
+	size_t len = strlen(folder);
+	if (len > 13 && !strcmp(folder + len - 13, "/summary.json"))
+		folder[len - 13] = 0;
+	snprintf(path, sizeof(path), "%s/summary.json", folder);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return cli_usage_error("plot: %s: no summary.json (is it a sweep's results folder?)",
+				       folder);
+	fseek(f, 0, SEEK_END);
+	long size = ftell(f);
+	rewind(f);
+	char *text = malloc((size_t)size + 1);
+	size_t got = text ? fread(text, 1, (size_t)size, f) : 0;
+	fclose(f);
+	if (!text)
+		return cli_usage_error("out of memory");
+	text[got] = 0;
+	cJSON *s = cJSON_Parse(text);
+	free(text);
+	if (!s || !cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(s, "points")) ||
+	    !cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(s, "dimensions")) ||
+	    !cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(s, "metrics"))) {
+		cJSON_Delete(s);
+		return cli_usage_error("plot: %s is not a sweep's summary", path);
+	}
+	struct sim_err err;
+	int rc = sweep_plot(folder, s, format, &err);
+	cJSON_Delete(s);
+	if (rc < 0)
+		return cli_usage_error("plot: %s", err.msg);
+	printf("wrote %s/metric.%s, lock-wait.%s, profile.%s and memory.%s (with .dat and .gp)\n",
+	       folder, format, format, format, format);
+	return 0;
+}

@@ -1,0 +1,217 @@
+/* cmd_sweep.c - `slabsim sweep`: every run of an experiment, in parallel
+ * (worker processes, MPI ranks, or one shard of a job array), its results
+ * appended as each finishes, then the summary and the plots. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "sweep.h"
+#include "sweep_opts.h"
+#include "report/summary.h"
+
+static const char sweep_help[] =
+	"usage: slabsim sweep EXPERIMENT.json [NAME=VALUE ...] [-j N] [--out DIR] [--resume]\n"
+	"                     [--force] [--replicates N] [--shard I/N] [--format png|svg]\n"
+	"                     [--no-plot]\n"
+	"\n"
+	"Run every point of an experiment (machines x policies x workloads x axes) as\n"
+	"many times as it has replicates, and write to DIR: runs.jsonl (each run's JSON,\n"
+	"appended as it finishes), summary.json and summary.csv (per point and metric:\n"
+	"mean, sd, 95% confidence interval from Student's t, n), the experiment file,\n"
+	"and plots with their .dat and .gp files. configs/README.md documents the file.\n"
+	"\n"
+	"  NAME=VALUE      override a parameter in every run (e.g. loops=10)\n"
+	"  -j N            worker processes (default: the CPU count); under mpirun, the\n"
+	"                  ranks do the work instead. The summary is the same for any N.\n"
+	"  --out DIR       results folder (default results/NAME, NAME from the file)\n"
+	"  --resume        keep DIR's finished runs and do the rest (after a kill)\n"
+	"  --force         start DIR again, dropping its runs\n"
+	"  --replicates N  replicates of every point instead of the file's\n"
+	"  --shard I/N     do only runs with number % N == I (0 <= I < N), for job\n"
+	"                  arrays; `slabsim merge` joins the shards' folders\n"
+	"  --format F      plots as png (default) or svg\n"
+	"  --no-plot       write no plots\n"
+	"\n"
+	"Each run's seed derives from the file's seed, the point and the replicate, so\n"
+	"results do not depend on order or parallelism. Exit status: 0 done, 1 a run\n"
+	"failed (invariant, crash), 2 bad usage or input (nothing is written).\n";
+
+struct progress {
+	const struct experiment *e;
+	cJSON **runs;
+	int fd;
+	int total, done_before, done, failed;
+	double t0;
+	bool tty;
+	struct sim_err err;
+	bool write_failed;
+};
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void fmt_duration(double s, char *out, size_t size)
+{
+	if (s >= 3600)
+		snprintf(out, size, "%dh%02dm", (int)(s / 3600), (int)(s / 60) % 60);
+	else if (s >= 60)
+		snprintf(out, size, "%dm%02ds", (int)(s / 60), (int)s % 60);
+	else
+		snprintf(out, size, "%.0fs", s);
+}
+
+/* A run finished: keep it, append it to runs.jsonl, show progress. */
+static void on_done(void *ctx, int run, const char *line, const char *why)
+{
+	struct progress *pg = ctx;
+	const struct experiment *e = pg->e;
+	cJSON *j = line ? cJSON_Parse(line) : NULL;
+	char key[512] = "?";
+	if (run >= 0 && run < experiment_runs(e))
+		experiment_short_key(e, &e->points[run / e->replicates], key, sizeof(key));
+	pg->done++;
+	if (!j) {
+		pg->failed++;
+		fprintf(stderr, "%sslabsim: run %d (%s, replicate %d): %s\n", pg->tty ? "\r\033[K" : "",
+			run, key, run >= 0 ? run % e->replicates : -1, why ? why : "no result");
+		return;
+	}
+	if (!pg->write_failed && runs_append(pg->fd, line, &pg->err) < 0)
+		pg->write_failed = true;
+	const cJSON *inv = cJSON_GetObjectItemCaseSensitive(j, "invariants");
+	bool ok = cJSON_IsString(inv) && !strcmp(inv->valuestring, "ok");
+	if (!ok) {
+		pg->failed++;
+		fprintf(stderr, "%sslabsim: run %d (%s, replicate %d) failed: %s\n",
+			pg->tty ? "\r\033[K" : "", run, key, run % e->replicates, cJSON_IsString(inv) ? inv->valuestring : "?");
+	}
+	if (!pg->runs[run])
+		pg->runs[run] = j;
+	else
+		cJSON_Delete(j);
+	int finished = pg->done_before + pg->done;
+	double el = now() - pg->t0;
+	char eta[32];
+	fmt_duration(el / pg->done * (pg->total - finished), eta, sizeof(eta));
+	if (pg->tty) {
+		int width = 30, fill = pg->total ? width * finished / pg->total : width;
+		fprintf(stderr, "\r  [%.*s%*s] %d/%d runs, ETA %s ", fill,
+			"##############################", width - fill, "", finished, pg->total, eta);
+		if (finished == pg->total)
+			fputc('\n', stderr);
+	} else {
+		const cJSON *res = cJSON_GetObjectItemCaseSensitive(pg->runs[run], "result");
+		const cJSON *rl = cJSON_GetObjectItemCaseSensitive(res, "line");
+		fprintf(stderr, "[%d/%d] %s, replicate %d: %s (ETA %s)\n", finished, pg->total,
+			key, run % e->replicates,
+			cJSON_IsString(rl) ? rl->valuestring : "", eta);
+	}
+}
+
+/* A short table of the main metric per point, on stdout. */
+static void print_table(const struct experiment *e, cJSON **runs, const char *dir)
+{
+	const struct exp_metric *m = &e->metric[0];
+	double *x = calloc((size_t)e->replicates, sizeof(*x));
+	printf("%s: %d points x %d replicates; %s, mean +- 95%% CI:\n", e->name, e->npoints,
+	       e->replicates, m->label);
+	char key[512];
+	for (int p = 0; p < e->npoints; p++) {
+		int n = 0;
+		experiment_short_key(e, &e->points[p], key, sizeof(key));
+		for (int r = 0; r < e->replicates; r++) {
+			cJSON *run = runs[p * e->replicates + r];
+			if (run && summary_lookup(run, m->path, &x[n]) == 0)
+				x[n++] *= m->scale;
+		}
+		struct stat_summary s;
+		summary_stats(x, n, &s);
+		if (n)
+			printf("  %-40s %12.6g +- %.3g\n", key, s.mean, s.ci95);
+		else
+			printf("  %-40s  (no result)\n", key);
+	}
+	free(x);
+	printf("results in %s\n", dir);
+}
+
+int cmd_sweep(int argc, char **argv)
+{
+	struct sweep_opts o;
+	int rank = 0, nranks = sweep_mpi_init(&argc, &argv, &rank);
+	int status = sweep_parse_opts(argc, argv, &o, sweep_help);
+	struct experiment e;
+	struct sim_err err;
+	memset(&e, 0, sizeof(e));
+	if (status < 0 && sweep_prepare(&o, &e, rank, &err) < 0)
+		status = rank == 0 ? cli_usage_error("%s", err.msg) : 2;
+	cJSON **runs = status < 0 ? calloc((size_t)experiment_runs(&e) + 1, sizeof(*runs)) : NULL;
+	struct progress pg = { .e = &e, .runs = runs, .fd = -1, .tty = isatty(2) };
+	int *todo = NULL, ntodo = 0;
+	if (status < 0 && rank == 0) {
+		if (sweep_open_dir(&o, &e, runs, &pg.fd, &err) < 0) {
+			status = cli_usage_error("%s", err.msg);
+		} else {
+			todo = malloc(((size_t)experiment_runs(&e) + 1) * sizeof(*todo));
+			for (int i = 0; i < experiment_runs(&e); i++) {
+				if (runs[i])
+					pg.done_before++;
+				else if (i % o.shard_n == o.shard_i)
+					todo[ntodo++] = i;
+			}
+			pg.total = pg.done_before + ntodo;
+			fprintf(stderr, "%s: %d points x %d replicates = %d runs%s; %d to do, %d %s\n",
+				e.name, e.npoints, e.replicates, experiment_runs(&e),
+				o.shard ? " (this shard's share)" : "", ntodo,
+				nranks > 1 ? nranks - 1 : o.jobs,
+				nranks > 1 ? "MPI ranks working" : "at a time");
+		}
+	}
+	status = sweep_mpi_agree(status);
+	if (status < 0) {
+		pg.t0 = now();
+		int crashed = 0;
+		if (nranks > 1 && rank == 0)
+			crashed = sweep_mpi_coordinate(&e, todo, ntodo, on_done, &pg);
+		else if (nranks > 1)
+			sweep_mpi_work(&e);
+		else
+			crashed = sweep_local(&e, todo, ntodo, o.jobs, o.tmpdir, on_done, &pg);
+		(void)crashed;
+		if (rank == 0) {
+			rmdir(o.tmpdir);
+			if (pg.fd >= 0)
+				close(pg.fd);
+			status = pg.failed ? 1 : 0;
+			if (pg.write_failed)
+				status = cli_usage_error("%s", pg.err.msg);
+			else if (sweep_finish(o.out, &e, runs, o.no_plot || o.shard, o.format, &err) < 0)
+				status = cli_usage_error("%s", err.msg);
+			else
+				print_table(&e, runs, o.out);
+			if (o.shard)
+				fprintf(stderr, "shard %s done; join the shards with `slabsim merge "
+					"DIR... --out DIR`\n", o.shard);
+		} else {
+			status = 0;
+		}
+	}
+	if (runs)
+		for (int i = 0; i < experiment_runs(&e); i++)
+			cJSON_Delete(runs[i]);
+	free(runs);
+	free(todo);
+	experiment_free(&e);
+	sweep_mpi_finish();
+	return status;
+}

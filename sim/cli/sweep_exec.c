@@ -1,0 +1,163 @@
+/* sweep_exec.c - one run of an experiment, and a pool of forked worker
+ * processes running many. A run is a whole simulation: it shares nothing
+ * with the others, so processes (not threads) isolate a crash and need no
+ * locking; the results come back through files, one per run. */
+#include "sweep.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "report/report.h"
+#include "run_core.h"
+
+char *sweep_run_one(const struct experiment *e, int run, bool *failed, struct sim_err *err)
+{
+	const struct exp_point *p = &e->points[run / e->replicates];
+	const char *assign[256];
+	static char buf[256 * 96];
+	int n = experiment_assigns(e, p, assign, 256, buf, sizeof(buf), err);
+	if (n < 0)
+		return NULL;
+	struct run_config cfg = { .machine = experiment_machine(e, p),
+				  .policy = experiment_policy(e, p),
+				  .workload = experiment_workload(e, p),
+				  .seed = experiment_run_seed(e, run), .assign = assign, .nassign = n };
+	struct run *r = calloc(1, sizeof(*r));
+	if (!r)
+		abort();
+	char *line = NULL;
+	if (run_configure(r, &cfg, err) == 0) {
+		int rc = run_execute(r, err);
+		if (rc >= 0) {
+			*failed = rc != 0;
+			cJSON *root = report_json(r);
+			cJSON *sw = cJSON_AddObjectToObject(root, "sweep");
+			char digest[32];
+			snprintf(digest, sizeof(digest), "%016llx",
+				 (unsigned long long)experiment_digest(e));
+			cJSON_AddStringToObject(sw, "experiment", e->name);
+			cJSON_AddStringToObject(sw, "digest", digest);
+			cJSON_AddNumberToObject(sw, "run", run);
+			cJSON_AddNumberToObject(sw, "point", run / e->replicates);
+			cJSON_AddNumberToObject(sw, "replicate", run % e->replicates);
+			cJSON_AddStringToObject(sw, "key", p->key);
+			line = cJSON_PrintUnformatted(root);
+			cJSON_Delete(root);
+		}
+	}
+	run_free(r);
+	free(r);
+	return line;
+}
+
+/* A worker process: simulate one run, leave its line in TMPDIR/run-N.json. */
+static void worker(const struct experiment *e, int run, const char *tmpdir)
+{
+	prctl(PR_SET_PDEATHSIG, SIGKILL);	/* die with a killed sweep */
+	if (getppid() == 1)
+		_exit(3);
+	struct sim_err err;
+	bool failed = false;
+	char *line = sweep_run_one(e, run, &failed, &err);
+	if (!line) {
+		fprintf(stderr, "slabsim: run %d: %s\n", run, err.msg);
+		_exit(2);
+	}
+	char path[4096], tmp[4200];
+	snprintf(path, sizeof(path), "%s/run-%d.json", tmpdir, run);
+	snprintf(tmp, sizeof(tmp), "%s.part", path);
+	FILE *f = fopen(tmp, "w");
+	if (!f || fputs(line, f) < 0 || fclose(f) != 0 || rename(tmp, path) < 0) {
+		fprintf(stderr, "slabsim: run %d: cannot write %s: %s\n", run, path,
+			strerror(errno));
+		_exit(2);
+	}
+	_exit(0);
+}
+
+/* The line a worker left, or NULL. */
+static char *read_result(const char *tmpdir, int run)
+{
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/run-%d.json", tmpdir, run);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len = getline(&line, &cap, f);
+	fclose(f);
+	unlink(path);
+	if (len <= 0) {
+		free(line);
+		return NULL;
+	}
+	return line;
+}
+
+int sweep_local(const struct experiment *e, const int *todo, int n, int jobs,
+		const char *tmpdir, sweep_done_fn done, void *ctx)
+{
+	pid_t *pid = calloc((size_t)(jobs > 0 ? jobs : 1), sizeof(*pid));
+	int *slot_run = calloc((size_t)(jobs > 0 ? jobs : 1), sizeof(*slot_run));
+	int next = 0, running = 0, crashed = 0;
+	fflush(NULL);
+	while (next < n || running) {
+		while (next < n && running < jobs) {
+			int s = 0;
+			while (pid[s])
+				s++;
+			pid_t c = fork();
+			if (c < 0) {
+				if (!running) {
+					done(ctx, todo[next++], NULL, strerror(errno));
+					crashed++;
+				}
+				break;
+			}
+			if (c == 0)
+				worker(e, todo[next], tmpdir);
+			pid[s] = c;
+			slot_run[s] = todo[next++];
+			running++;
+		}
+		int status;
+		pid_t c = waitpid(-1, &status, 0);
+		if (c < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		int s = 0;
+		while (s < jobs && pid[s] != c)
+			s++;
+		if (s == jobs)
+			continue;	/* not one of ours (gnuplot) */
+		pid[s] = 0;
+		running--;
+		char *line = read_result(tmpdir, slot_run[s]);
+		if (line && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+			done(ctx, slot_run[s], line, NULL);
+		} else {
+			char why[128];
+			if (WIFSIGNALED(status))
+				snprintf(why, sizeof(why), "the run crashed (signal %d: %s)",
+					 WTERMSIG(status), strsignal(WTERMSIG(status)));
+			else
+				snprintf(why, sizeof(why), "the run failed (exit %d)",
+					 WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+			done(ctx, slot_run[s], NULL, why);
+			crashed++;
+		}
+		free(line);
+	}
+	free(pid);
+	free(slot_run);
+	return crashed;
+}

@@ -1,0 +1,193 @@
+/* sweep_opts.c - `slabsim sweep`'s options and its results folder. */
+#include "sweep_opts.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "sweep.h"
+
+static int parse_count(const char *s, int min, int max, int *out)
+{
+	char *end;
+	errno = 0;
+	long v = strtol(s, &end, 10);
+	if (!*s || *end || errno || v < min || v > max)
+		return -1;
+	*out = (int)v;
+	return 0;
+}
+
+int sweep_parse_opts(int argc, char **argv, struct sweep_opts *o, const char *help)
+{
+	memset(o, 0, sizeof(*o));
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	o->jobs = ncpu > 0 ? (int)ncpu : 1;
+	o->format = "png";
+	o->shard_n = 1;
+	static const char *assign[512];
+	o->assign = assign;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		const char *next = i + 1 < argc ? argv[i + 1] : NULL;
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			fputs(help, stdout);
+			return 0;
+		} else if (!strcmp(a, "-j") || !strcmp(a, "--out") || !strcmp(a, "--replicates") ||
+			   !strcmp(a, "--shard") || !strcmp(a, "--format")) {
+			if (!next)
+				return cli_usage_error("sweep: %s needs a value (slabsim sweep --help)", a);
+			i++;
+			if (!strcmp(a, "-j") && parse_count(next, 1, 4096, &o->jobs) < 0)
+				return cli_usage_error("sweep: -j %s: expected 1..4096 workers", next);
+			if (!strcmp(a, "--replicates") && parse_count(next, 1, 10000, &o->replicates) < 0)
+				return cli_usage_error("sweep: --replicates %s: expected 1..10000", next);
+			if (!strcmp(a, "--out"))
+				snprintf(o->out, sizeof(o->out), "%s", next);
+			if (!strcmp(a, "--format")) {
+				o->format = next;
+				if (strcmp(next, "png") && strcmp(next, "svg"))
+					return cli_usage_error("sweep: --format %s: expected png or svg",
+							       next);
+			}
+			if (!strcmp(a, "--shard")) {
+				char extra;
+				o->shard = next;
+				if (sscanf(next, "%d/%d%c", &o->shard_i, &o->shard_n, &extra) != 2 ||
+				    o->shard_n < 1 || o->shard_i < 0 || o->shard_i >= o->shard_n)
+					return cli_usage_error("sweep: --shard %s: expected I/N with "
+							       "0 <= I < N", next);
+			}
+		} else if (!strcmp(a, "--resume")) {
+			o->resume = true;
+		} else if (!strcmp(a, "--force")) {
+			o->force = true;
+		} else if (!strcmp(a, "--no-plot")) {
+			o->no_plot = true;
+		} else if (a[0] != '-' && strchr(a, '=') && o->nassign < 512) {
+			o->assign[o->nassign++] = a;
+		} else if (a[0] != '-' && !o->file) {
+			o->file = a;
+		} else {
+			return cli_usage_error("sweep: unknown argument '%s' (slabsim sweep --help)", a);
+		}
+	}
+	if (!o->file)
+		return cli_usage_error("sweep: which experiment? slabsim sweep EXPERIMENT.json "
+				       "(configs/ has some)");
+	if (o->resume && o->force)
+		return cli_usage_error("sweep: --resume keeps the runs that --force drops; "
+				       "give one of them");
+	return -1;
+}
+
+int sweep_prepare(struct sweep_opts *o, struct experiment *e, int rank, struct sim_err *err)
+{
+	if (experiment_load(e, o->file, err) < 0)
+		return -1;
+	for (int i = 0; i < o->nassign; i++)
+		if (experiment_override(e, o->assign[i], err) < 0)
+			return -1;
+	if (o->replicates)
+		e->replicates = o->replicates;
+	if (experiment_expand(e, err) < 0)
+		return -1;
+	if (!o->out[0])
+		snprintf(o->out, sizeof(o->out), "results/%s", e->name);
+	snprintf(o->tmpdir, sizeof(o->tmpdir), "%s/.running", o->out);
+	return 0;
+}
+
+/* DIR's sweep.json digest, or "" if it has none. */
+static void dir_digest(const char *dir, char *out, size_t size)
+{
+	char path[4200];
+	snprintf(path, sizeof(path), "%s/sweep.json", dir);
+	out[0] = 0;
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return;
+	char buf[65536];
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	cJSON *m = cJSON_Parse(buf);
+	const char *d = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(m, "digest"));
+	snprintf(out, size, "%s", d ? d : "?");
+	cJSON_Delete(m);
+}
+
+/* Empty the folder of worker files a killed sweep left. */
+static void clean_tmpdir(const char *tmpdir)
+{
+	DIR *d = opendir(tmpdir);
+	if (!d)
+		return;
+	for (struct dirent *de; (de = readdir(d));) {
+		if (de->d_name[0] == '.')
+			continue;
+		char p[4500];
+		snprintf(p, sizeof(p), "%s/%s", tmpdir, de->d_name);
+		unlink(p);
+	}
+	closedir(d);
+}
+
+static int make_dirs(const char *dir, struct sim_err *err)
+{
+	char p[4096];
+	snprintf(p, sizeof(p), "%s", dir);
+	for (char *s = p + 1; *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = 0;
+		if (mkdir(p, 0777) < 0 && errno != EEXIST)
+			return sim_fail(err, "cannot create %s: %s", p, strerror(errno));
+		*s = '/';
+	}
+	if (mkdir(p, 0777) < 0 && errno != EEXIST)
+		return sim_fail(err, "cannot create %s: %s", p, strerror(errno));
+	return 0;
+}
+
+int sweep_open_dir(struct sweep_opts *o, const struct experiment *e, cJSON **runs, int *fd,
+		   struct sim_err *err)
+{
+	char digest[64], mine[32], path[4200];
+	snprintf(mine, sizeof(mine), "%016llx", (unsigned long long)experiment_digest(e));
+	dir_digest(o->out, digest, sizeof(digest));
+	snprintf(path, sizeof(path), "%s/runs.jsonl", o->out);
+	bool exists = digest[0] || access(path, F_OK) == 0;
+	if (exists && !o->resume && !o->force)
+		return sim_fail(err, "%s already holds a sweep's results: --resume to finish it, "
+				"--force to start it again, or another --out", o->out);
+	if (exists && o->resume && strcmp(digest, mine))
+		return sim_fail(err, "--resume: %s holds another experiment's results (or other "
+				"NAME=VALUE overrides or --replicates); --force starts it again",
+				o->out);
+	if (make_dirs(o->out, err) < 0 || make_dirs(o->tmpdir, err) < 0)
+		return -1;
+	clean_tmpdir(o->tmpdir);
+	if (o->force) {
+		static const char *const old[] = { "runs.jsonl", "summary.json", "summary.csv" };
+		for (int i = 0; i < 3; i++) {
+			snprintf(path, sizeof(path), "%s/%s", o->out, old[i]);
+			unlink(path);
+		}
+	}
+	if (sweep_write_meta(o->out, e, o->shard, err) < 0)
+		return -1;
+	snprintf(path, sizeof(path), "%s/runs.jsonl", o->out);
+	if (o->resume && runs_load(path, e, runs, true, err) < 0)
+		return -1;
+	*fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0666);
+	if (*fd < 0)
+		return sim_fail(err, "cannot write %s: %s", path, strerror(errno));
+	return 0;
+}

@@ -1,0 +1,214 @@
+/* sweep_results.c - a results folder: runs.jsonl read back (a torn last
+ * line from a killed sweep is cut off), lines appended whole, the folder's
+ * record of its experiment, and the summary and plots written at the end. */
+#include "sweep.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "report/report.h"
+#include "report/summary.h"
+#include "report/sweep_plot.h"
+
+static char *read_all(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	size_t cap = 65536, n = 0;
+	char *s = malloc(cap);
+	for (size_t got; s && (got = fread(s + n, 1, cap - n - 1, f)) > 0;) {
+		n += got;
+		if (n + 1 == cap) {
+			cap *= 2;
+			char *t = realloc(s, cap);
+			if (!t)
+				free(s);
+			s = t;
+		}
+	}
+	fclose(f);
+	if (!s)
+		abort();
+	s[n] = 0;
+	*len = n;
+	return s;
+}
+
+/* Does this run's "sweep" member belong to experiment E? Its run number. */
+static int run_of(const cJSON *run, const struct experiment *e, const char *digest)
+{
+	const cJSON *sw = cJSON_GetObjectItemCaseSensitive(run, "sweep");
+	const cJSON *d = cJSON_GetObjectItemCaseSensitive(sw, "digest");
+	const cJSON *n = cJSON_GetObjectItemCaseSensitive(sw, "run");
+	const cJSON *k = cJSON_GetObjectItemCaseSensitive(sw, "key");
+	if (!cJSON_IsString(d) || !cJSON_IsNumber(n) || !cJSON_IsString(k) ||
+	    strcmp(d->valuestring, digest))
+		return -1;
+	int i = n->valueint;
+	if (i < 0 || i >= experiment_runs(e) || strcmp(e->points[i / e->replicates].key,
+							k->valuestring))
+		return -1;
+	return i;
+}
+
+int runs_load(const char *path, const struct experiment *e, cJSON **runs, bool repair,
+	      struct sim_err *err)
+{
+	size_t len;
+	char *text = read_all(path, &len);
+	if (!text)
+		return errno == ENOENT ? 0 : sim_fail(err, "cannot read %s: %s", path, strerror(errno));
+	char digest[32];
+	snprintf(digest, sizeof(digest), "%016llx", (unsigned long long)experiment_digest(e));
+	int count = 0, lineno = 0;
+	size_t good = 0;
+	for (char *p = text; p < text + len; lineno++) {
+		char *nl = strchr(p, '\n');
+		cJSON *run = nl ? (*nl = 0, cJSON_Parse(p)) : NULL;
+		if (!run) {
+			bool last = !nl || nl + 1 >= text + len;
+			if (!last) {
+				free(text);
+				return sim_fail(err, "%s: line %d is not a run's JSON", path, lineno + 1);
+			}
+			break;	/* torn by a kill: the run is done again */
+		}
+		int i = run_of(run, e, digest);
+		if (i < 0) {
+			cJSON_Delete(run);
+			free(text);
+			return sim_fail(err, "%s: line %d is a run of another experiment (or of other "
+					"NAME=VALUE overrides)", path, lineno + 1);
+		}
+		if (runs[i]) {
+			cJSON_Delete(run);
+		} else {
+			runs[i] = run;
+			count++;
+		}
+		p = nl + 1;
+		good = (size_t)(p - text);
+	}
+	free(text);
+	if (repair && good < len && truncate(path, (off_t)good) < 0)
+		return sim_fail(err, "cannot repair %s: %s", path, strerror(errno));
+	return count;
+}
+
+int runs_append(int fd, const char *line, struct sim_err *err)
+{
+	size_t len = strlen(line);
+	char *buf = malloc(len + 1);
+	if (!buf)
+		abort();
+	memcpy(buf, line, len);
+	buf[len] = '\n';
+	ssize_t w = write(fd, buf, len + 1);
+	free(buf);
+	if (w != (ssize_t)(len + 1))
+		return sim_fail(err, "cannot append to runs.jsonl: %s",
+				w < 0 ? strerror(errno) : "short write");
+	return 0;
+}
+
+static int write_text(const char *path, const char *text, struct sim_err *err)
+{
+	char tmp[4200];
+	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid());
+	FILE *f = fopen(tmp, "w");
+	if (!f)
+		return sim_fail(err, "cannot write %s: %s", tmp, strerror(errno));
+	bool ok = fputs(text, f) >= 0;
+	ok = fclose(f) == 0 && ok;
+	if (!ok || rename(tmp, path) < 0) {
+		unlink(tmp);
+		return sim_fail(err, "cannot write %s: %s", path, strerror(errno));
+	}
+	return 0;
+}
+
+int sweep_write_meta(const char *dir, const struct experiment *e, const char *shard,
+		     struct sim_err *err)
+{
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/experiment.json", dir);
+	if (write_text(path, e->text, err) < 0)
+		return -1;
+	cJSON *m = cJSON_CreateObject();
+	char digest[32];
+	snprintf(digest, sizeof(digest), "%016llx", (unsigned long long)experiment_digest(e));
+	cJSON_AddStringToObject(m, "experiment", e->path);
+	cJSON_AddStringToObject(m, "name", e->name);
+	cJSON_AddStringToObject(m, "digest", digest);
+	cJSON *ov = cJSON_AddArrayToObject(m, "overrides");
+	for (int i = 0; i < e->noverrides; i++) {
+		char a[1024];
+		snprintf(a, sizeof(a), "%s=%s", e->overrides[i].name, e->overrides[i].value);
+		cJSON_AddItemToArray(ov, cJSON_CreateString(a));
+	}
+	cJSON_AddNumberToObject(m, "points", e->npoints);
+	cJSON_AddNumberToObject(m, "replicates", e->replicates);
+	cJSON_AddNumberToObject(m, "runs", experiment_runs(e));
+	if (shard)
+		cJSON_AddStringToObject(m, "shard", shard);
+	snprintf(path, sizeof(path), "%s/sweep.json", dir);
+	int rc = report_write_json(path, m, err);
+	cJSON_Delete(m);
+	return rc;
+}
+
+int sweep_load_dir(const char *dir, struct experiment *e, struct sim_err *err)
+{
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/sweep.json", dir);
+	size_t len;
+	char *text = read_all(path, &len);
+	if (!text)
+		return sim_fail(err, "%s: not a sweep's results folder (no sweep.json)", dir);
+	cJSON *m = cJSON_Parse(text);
+	free(text);
+	const cJSON *ov = cJSON_GetObjectItemCaseSensitive(m, "overrides");
+	const cJSON *dg = cJSON_GetObjectItemCaseSensitive(m, "digest");
+	if (!m || !cJSON_IsArray(ov) || !cJSON_IsString(dg)) {
+		cJSON_Delete(m);
+		return sim_fail(err, "%s: sweep.json is damaged", dir);
+	}
+	snprintf(path, sizeof(path), "%s/experiment.json", dir);
+	int rc = experiment_load(e, path, err);
+	const cJSON *a, *reps = cJSON_GetObjectItemCaseSensitive(m, "replicates");
+	if (rc == 0 && cJSON_IsNumber(reps) && reps->valueint >= 1)
+		e->replicates = reps->valueint;
+	cJSON_ArrayForEach(a, ov)
+		if (rc == 0 && (!cJSON_IsString(a) || experiment_override(e, a->valuestring, err) < 0))
+			rc = sim_fail(err, "%s: sweep.json has a bad override", dir);
+	if (rc == 0)
+		rc = experiment_expand(e, err);
+	char digest[32];
+	snprintf(digest, sizeof(digest), "%016llx", (unsigned long long)experiment_digest(e));
+	if (rc == 0 && strcmp(digest, dg->valuestring))
+		rc = sim_fail(err, "%s: experiment.json does not match sweep.json's digest", dir);
+	cJSON_Delete(m);
+	return rc;
+}
+
+int sweep_finish(const char *dir, const struct experiment *e, cJSON **runs, bool no_plot,
+		 const char *format, struct sim_err *err)
+{
+	cJSON *s = summary_build(e, runs);
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/summary.json", dir);
+	int rc = report_write_json(path, s, err);
+	snprintf(path, sizeof(path), "%s/summary.csv", dir);
+	if (rc == 0)
+		rc = summary_write_csv(path, s, err);
+	int done = cJSON_GetObjectItemCaseSensitive(s, "runs_done")->valueint;
+	if (rc == 0 && !no_plot && done == experiment_runs(e))
+		rc = sweep_plot(dir, s, format, err);
+	cJSON_Delete(s);
+	return rc;
+}

@@ -1,0 +1,32 @@
+/* summary.h - a sweep's summary: per point and metric the mean, standard
+ * deviation and 95% confidence interval (Student's t, from GSL) over the
+ * replicates, written as summary.json and summary.csv. The summary depends
+ * only on the runs' results and their numbers, never on the order they
+ * finished in, so it is the same for every -j, MPI layout or shard split. */
+#ifndef SIM_SUMMARY_H
+#define SIM_SUMMARY_H
+
+#include <cjson/cJSON.h>
+
+#include "cli/experiment.h"
+
+struct stat_summary {
+	int n;
+	double mean, sd;	/* sd: sample standard deviation (n - 1) */
+	double ci95;		/* half-width; 0 when n < 2 */
+};
+
+/* Mean, sd and t-based 95% CI half-width of x[0..n). */
+void summary_stats(const double *x, int n, struct stat_summary *out);
+
+/* The number at PATH ("result.tests[0].alloc_cycles") in a run's JSON. */
+int summary_lookup(const cJSON *run, const char *path, double *out);
+
+/* Build the summary of an experiment from its runs (runs[i] is run i's JSON,
+ * NULL if it has not finished). */
+cJSON *summary_build(const struct experiment *e, cJSON *const *runs);
+
+/* summary.csv: one row per point, the labels then mean/sd/ci95 per metric. */
+int summary_write_csv(const char *path, const cJSON *summary, struct sim_err *err);
+
+#endif

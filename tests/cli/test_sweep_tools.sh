@@ -1,0 +1,104 @@
+# test_sweep_tools.sh - the rest of the experiment tools on a small
+# experiment (tests/cli/data/tiny-sweep.json): --shard and merge give the
+# sweep's summary, plot redraws (png, svg), CIs narrow as replicates grow,
+# machine expressions, and bad experiment files get one message with the key
+# path, exit 2, and no results folder.
+. tests/cli/lib.sh
+EXP=tests/cli/data/tiny-sweep.json
+
+"$SLABSIM" sweep "$EXP" -j 2 --out "$TMP/all" > "$TMP/all.out" 2>&1 || fail "tiny sweep failed"
+grep -q "nehalem-ep slub_min_objects=16" "$TMP/all.out" || fail "no summary table: $(cat "$TMP/all.out")"
+
+# shards, as Slurm array tasks would run them, then merge
+for i in 0 1 2; do
+	"$SLABSIM" sweep "$EXP" --shard $i/3 -j 1 --out "$TMP/shard$i" > /dev/null 2>&1 ||
+		fail "shard $i/3 failed"
+done
+[ "$(cat "$TMP"/shard*/runs.jsonl | wc -l)" -eq 12 ] || fail "the shards did not split 12 runs"
+[ ! -e "$TMP/shard0/metric.png" ] || fail "a shard drew plots of a part of the sweep"
+"$SLABSIM" merge "$TMP/shard0" "$TMP/shard1" --out "$TMP/half" > "$TMP/half.out" 2>&1 ||
+	fail "merge of two shards failed"
+grep -q "missing" "$TMP/half.out" || fail "merge did not report the missing runs"
+"$SLABSIM" merge "$TMP/shard0" "$TMP/shard1" "$TMP/shard2" "$TMP/shard1" --out "$TMP/merged" \
+	> "$TMP/merged.out" 2>&1 || fail "merge failed: $(cat "$TMP/merged.out")"
+grep -q "12 of 12 runs" "$TMP/merged.out" || fail "merge: $(cat "$TMP/merged.out")"
+cmp -s "$TMP/merged/summary.json" "$TMP/all/summary.json" || fail "merged summary differs from the sweep's"
+[ -s "$TMP/merged/metric.png" ] || fail "merge drew no plot"
+expect_exit 2 "no sweep.json" "$SLABSIM" merge "$TMP" --out "$TMP/x"
+"$SLABSIM" sweep "$EXP" loops=21 --shard 0/2 --out "$TMP/other" > /dev/null 2>&1
+expect_exit 2 "another experiment" "$SLABSIM" merge "$TMP/shard0" "$TMP/other" --out "$TMP/x"
+
+# plot: redraw as svg; bad folders are refused
+"$SLABSIM" plot "$TMP/all" --format svg > /dev/null 2>&1 || fail "plot --format svg failed"
+for f in metric lock-wait profile memory; do
+	grep -q "<svg" "$TMP/all/$f.svg" 2>/dev/null || fail "plot wrote no $f.svg"
+	[ -s "$TMP/all/$f.gp" ] && [ -s "$TMP/all/$f.dat" ] || fail "$f: no .gp/.dat beside the plot"
+done
+grep -q "core2-ep" "$TMP/all/metric.gp" && grep -q "yerrorlines" "$TMP/all/metric.gp" ||
+	fail "metric.gp: not one error-bar line per machine"
+grep -q "slub_min_objects" "$TMP/all/metric.gp" || fail "metric.gp: no x axis label"
+expect_exit 2 "no summary.json" "$SLABSIM" plot "$TMP"
+mkdir "$TMP/bad" && echo '{"points": 3}' > "$TMP/bad/summary.json"
+expect_exit 2 "not a sweep's summary" "$SLABSIM" plot "$TMP/bad"
+expect_exit 2 "expected png or svg" "$SLABSIM" plot "$TMP/all" --format jpg
+
+# confidence intervals narrow as replicates grow (same points, 3 -> 12)
+"$SLABSIM" sweep "$EXP" --replicates 12 -j 2 --out "$TMP/r12" > /dev/null 2>&1 || fail "12 replicates failed"
+python3 - "$TMP/all/summary.json" "$TMP/r12/summary.json" <<'PY' || fail "CIs did not narrow with replicates"
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:3])
+for p, q in zip(a["points"], b["points"]):
+    ca, cb = p["metrics"]["time"]["ci95"], q["metrics"]["time"]["ci95"]
+    assert q["metrics"]["time"]["n"] == 12 and cb < ca, (p["key"], ca, cb)
+PY
+
+# machine expressions: 2 x CPUs per node is 16 on nehalem-ep (2 nodes of 8),
+# 32 on tigerton (one node of 16)
+cat > "$TMP/expr.json" <<'EOF'
+{ "name": "expr", "machines": ["nehalem-ep", "tigerton"], "policies": ["slub"],
+  "workloads": ["hackbench 1 process"], "fixed": { "loops": 5 },
+  "axes": [ { "name": "min_objects", "variants": [ { "label": "default", "set": {} },
+             { "label": "2 x cpus per node", "set": { "slub_min_objects": "=2*cpus_per_node" } } ] } ] }
+EOF
+"$SLABSIM" sweep "$TMP/expr.json" --out "$TMP/expr" --no-plot > /dev/null 2>&1 || fail "expression sweep failed"
+python3 - "$TMP/expr/runs.jsonl" <<'PY' || fail "=2*cpus_per_node did not evaluate per machine"
+import json, sys
+got = {(r["machine"]["name"], r["sweep"]["key"].split("=")[-1]): r["policy"]["params"]["slub_min_objects"]
+       for r in map(json.loads, open(sys.argv[1]))}
+assert got[("nehalem-ep", "2 x cpus per node")] == 16 and got[("tigerton", "2 x cpus per node")] == 32, got
+assert got[("nehalem-ep", "default")] == 4, got
+PY
+
+# bad experiment files: one message with the key path, exit 2, no folder
+bad() {	# NEEDLE JSON
+	printf '%s\n' "$2" > "$TMP/bad.json"
+	expect_exit 2 "$1" "$SLABSIM" sweep "$TMP/bad.json" --out "$TMP/badout"
+	[ ! -e "$TMP/badout" ] || { fail "a bad experiment left $TMP/badout ($1)"; rm -rf "$TMP/badout"; }
+	[ "$(grep -c "slabsim:" "$TMP/out")" -eq 1 ] || fail "more than one message for: $1"
+}
+OK='"name": "b", "machines": ["tigerton"], "policies": ["slub"], "workloads": ["hackbench 1"]'
+bad "axes[0].stepp: unknown key" "{ $OK, \"axes\": [ { \"param\": \"loops\", \"from\": 1, \"to\": 4, \"stepp\": 1 } ] }"
+bad "machinez: unknown key" "{ $OK, \"machinez\": [] }"
+bad "axes[0].values: empty axis" "{ $OK, \"axes\": [ { \"param\": \"loops\", \"values\": [] } ] }"
+bad "axes[0].to: smaller than" "{ $OK, \"axes\": [ { \"param\": \"loops\", \"from\": 4, \"to\": 1, \"step\": 1 } ] }"
+bad "replicates: expected an integer" "{ $OK, \"replicates\": \"three\" }"
+bad "fixed.loops: expected a number" "{ $OK, \"fixed\": { \"loops\": [1] } }"
+bad "machines: expected a list" "{ \"name\": \"b\", \"machines\": \"tigerton\", \"policies\": [\"slub\"], \"workloads\": [\"hackbench\"] }"
+bad "policies: missing" "{ \"name\": \"b\", \"machines\": [\"tigerton\"], \"workloads\": [\"hackbench\"] }"
+bad "fixed.slub_min_objectz: unknown parameter" "{ $OK, \"fixed\": { \"slub_min_objectz\": 8 } }"
+bad "axes[0].values[1]: slub_min_objects" "{ $OK, \"axes\": [ { \"param\": \"slub_min_objects\", \"values\": [8, 99999] } ] }"
+bad "axes[0].values[0]: unknown parameter 'nosuch'" "{ $OK, \"axes\": [ { \"param\": \"nosuch\", \"values\": [1] } ] }"
+bad "machines[0]: unknown machine" "{ \"name\": \"b\", \"machines\": [\"pdp11\"], \"policies\": [\"slub\"], \"workloads\": [\"hackbench\"] }"
+bad "policies[0]: unknown policy" "{ \"name\": \"b\", \"machines\": [\"tigerton\"], \"policies\": [\"slob\"], \"workloads\": [\"hackbench\"] }"
+bad "unknown variable" "{ $OK, \"fixed\": { \"slub_min_objects\": \"=2*cpus_per_socket\" } }"
+bad "label '4' repeats" "{ $OK, \"axes\": [ { \"param\": \"loops\", \"values\": [4, 4] } ] }"
+bad "not valid JSON" "{ $OK, "
+bad "name: missing" "{ \"machines\": [\"tigerton\"] }"
+expect_exit 2 "command line 'nosuch=1': unknown parameter" "$SLABSIM" sweep "$EXP" nosuch=1 --out "$TMP/badout"
+[ ! -e "$TMP/badout" ] || fail "a bad override left a folder"
+expect_exit 2 "cannot read experiment" "$SLABSIM" sweep "$TMP/none.json" --out "$TMP/badout"
+expect_exit 2 "expected I/N" "$SLABSIM" sweep "$EXP" --shard 3/3
+expect_exit 2 "expected 1..4096" "$SLABSIM" sweep "$EXP" -j 0
+expect_exit 2 "which experiment" "$SLABSIM" sweep
+expect_exit 0 "--resume" "$SLABSIM" sweep --help
+finish
