@@ -37,7 +37,7 @@ OBJ_LIB  := $(SRC_LIB:%.c=$(BUILD)/%.o) $(SRC_ASM:%.S=$(BUILD)/%.o)
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all test unit cli-test demo deps install bench sanitize clean valgrind mpi FORCE
+.PHONY: all test unit cli-test demo results deps install bench sanitize clean valgrind mpi FORCE
 
 all: slabsim
 
@@ -93,10 +93,24 @@ cli-test: slabsim mpi
 	@set -e; for t in tests/cli/test_*.sh; do echo "== $$t"; \
 	  SLABSIM=$(CURDIR)/slabsim SLABSIM_MPI=$(CURDIR)/build-mpi/slabsim sh $$t; done
 
-LOOPS ?= 2000
+# make demo: the sweep of configs/tigerton-min-objects.json at LOOPS loops
+# (2000 is the published size) into results/demo/, with its plots.
+LOOPS ?= 100
 demo: deps
 	$(MAKE) all
-	sh configs/tigerton-c1.sh ./slabsim $(LOOPS)
+	./slabsim sweep configs/tigerton-min-objects.json loops=$(LOOPS) --out results/demo --force
+
+# make results: every config of configs/ at the size README.md shows
+# (RESULT_LOOPS hackbench loops), into results/NAME/.
+RESULT_LOOPS ?= 100
+results: slabsim
+	./slabsim sweep configs/tigerton-min-objects.json loops=$(RESULT_LOOPS) --out results/demo --force
+	./slabsim sweep configs/min-objects-per-node.json loops=$(RESULT_LOOPS) --force
+	./slabsim sweep configs/slab-slub-slqb.json loops=$(RESULT_LOOPS) --force
+	./slabsim sweep configs/pcp-machines.json loops=$(RESULT_LOOPS) --force
+	./slabsim sweep configs/cpu-partial.json loops=$(RESULT_LOOPS) --force
+	./slabsim sweep configs/slab-test.json --force
+	./slabsim sweep configs/lockbench-curve.json --force
 
 bench: slabsim
 	./slabsim bench

@@ -60,17 +60,13 @@ int cmd_plot(int argc, char **argv)
 	text[got] = 0;
 	cJSON *s = cJSON_Parse(text);
 	free(text);
-	if (!s || !cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(s, "points")) ||
-	    !cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(s, "dimensions")) ||
-	    !cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(s, "metrics"))) {
-		cJSON_Delete(s);
-		return cli_usage_error("plot: %s is not a sweep's summary", path);
-	}
+	if (!s)
+		return cli_usage_error("plot: %s is not JSON", path);
 	struct sim_err err;
 	int rc = sweep_plot(folder, s, format, &err);
 	cJSON_Delete(s);
 	if (rc < 0)
-		return cli_usage_error("plot: %s", err.msg);
+		return cli_usage_error("plot: %s: %s", folder, err.msg);
 	printf("wrote %s/metric.%s, lock-wait.%s, profile.%s and memory.%s (with .dat and .gp)\n",
 	       folder, format, format, format, format);
 	return 0;

@@ -136,8 +136,10 @@ static void print_table(const struct experiment *e, cJSON **runs, const char *di
 		}
 		struct stat_summary s;
 		summary_stats(x, n, &s);
-		if (n)
+		if (n > 1)
 			printf("  %-40s %12.6g +- %.3g\n", key, s.mean, s.ci95);
+		else if (n == 1)
+			printf("  %-40s %12.6g (one run)\n", key, s.mean);
 		else
 			printf("  %-40s  (no result)\n", key);
 	}

@@ -465,15 +465,17 @@ int experiment_parse(struct experiment *e, const char *path, const char *text,
 			}
 	const cJSON *plot = get(root, "plot");
 	if (plot) {
-		if (check_keys(&c, plot, "plot", "x logx") < 0 ||
+		if (check_keys(&c, plot, "plot", "x logx logy") < 0 ||
 		    get_string(&c, plot, "x", "plot", false, &e->plot_x) < 0)
 			goto out;
-		const cJSON *lx = get(plot, "logx");
-		if (lx && !cJSON_IsBool(lx)) {
-			bad(&c, "plot.logx", "expected true or false");
+		const cJSON *lx = get(plot, "logx"), *ly = get(plot, "logy");
+		if ((lx && !cJSON_IsBool(lx)) || (ly && !cJSON_IsBool(ly))) {
+			bad(&c, lx && !cJSON_IsBool(lx) ? "plot.logx" : "plot.logy",
+			    "expected true or false");
 			goto out;
 		}
 		e->plot_logx = cJSON_IsTrue(lx);
+		e->plot_logy = cJSON_IsTrue(ly);
 		bool found = !e->plot_x;
 		for (int a = 0; a < e->ndims && !found; a++)
 			found = !strcmp(e->dim[a].name, e->plot_x);

@@ -68,7 +68,7 @@ struct experiment {
 	struct exp_metric metric[EXP_MAX_METRICS];
 	int nmetrics;
 	char *plot_x;		/* the axis plotted along x (default: the first) */
-	bool plot_logx;
+	bool plot_logx, plot_logy;	/* logarithmic x or y axis */
 	struct exp_point *points;
 	int npoints;
 	void **owned;		/* every allocation, freed by experiment_free */

@@ -285,6 +285,7 @@ cJSON *summary_build(const struct experiment *e, cJSON *const *runs)
 	if (e->plot_x)
 		cJSON_AddStringToObject(plot, "x", e->plot_x);
 	cJSON_AddBoolToObject(plot, "logx", e->plot_logx);
+	cJSON_AddBoolToObject(plot, "logy", e->plot_logy);
 	struct ranked syms[SUMMARY_PROFILE_SYMS], locks[SUMMARY_LOCKS];
 	int nsyms = top_names(e, runs, false, syms, SUMMARY_PROFILE_SYMS);
 	int nlocks = top_names(e, runs, true, locks, SUMMARY_LOCKS);

@@ -144,6 +144,23 @@ static int layout_build(struct layout *l, const cJSON *summary, struct sim_err *
 	return 0;
 }
 
+/* A line's colour and dashes: with two or more dimensions in the legend,
+ * the colour follows the first and the dash and point type the others, so
+ * 3 policies x 5 tests read as 3 colours x 5 dash patterns. */
+static const char *line_style(const struct layout *l, int s)
+{
+	static char buf[96];
+	if (l->nsdims < 2) {
+		snprintf(buf, sizeof(buf), "lc %d pt 7 ps 0.6", s % 10 + 1);
+		return buf;
+	}
+	int rest = l->nseries / l->nvals[l->sdims[0]];
+	int colour = s / rest, dash = s % rest;
+	snprintf(buf, sizeof(buf), "lc %d dt %d pt %d ps 0.7", colour % 10 + 1, dash % 5 + 1,
+		 dash % 13 + 1);
+	return buf;
+}
+
 /* The point of series S at x value XI, or NULL. */
 static const cJSON *point_at(const struct layout *l, int s, int xi)
 {
@@ -221,7 +238,7 @@ static int run_gnuplot(const struct layout *l, const char *name, struct sim_err 
 /* A metric against x: lines with error bars (numeric x) or clustered bars
  * with error bars (categories). */
 static int plot_metric(const struct layout *l, const char *name, const char *metric,
-		       const char *ylabel, bool logx, struct sim_err *err)
+		       const char *ylabel, bool logx, bool logy, struct sim_err *err)
 {
 	bool numeric = cJSON_IsTrue(get(l->dim[l->xdim], "numeric"));
 	const cJSON *xs = get(l->dim[l->xdim], "x");
@@ -269,17 +286,16 @@ static int plot_metric(const struct layout *l, const char *name, const char *met
 	gp_str(g, dim_name(l, l->xdim));
 	fprintf(g, "\"\nset ylabel \"");
 	gp_str(g, ylabel);
-	fprintf(g, "\"\nset yrange [0:*]\n");
+	fprintf(g, "\"\n%s\n", logy ? "set logscale y" : "set yrange [0:*]");
 	if (numeric) {
+		fprintf(g, "set autoscale xfix\nset offsets graph 0.03, graph 0.03, 0, 0\n");
 		if (logx)
 			fprintf(g, "set logscale x 2\n");
-		else
-			fprintf(g, "set offsets graph 0.02, graph 0.02, 0, 0\n");
 		fprintf(g, "plot ");
 		for (int s = 0; s < l->nseries; s++) {
 			series_name(l, s, sname, sizeof(sname));
-			fprintf(g, "%s'%s.dat' index %d using 1:2:3 with yerrorlines pt 7 ps 0.6 "
-				"title \"", s ? ", \\\n     " : "", name, s);
+			fprintf(g, "%s'%s.dat' index %d using 1:2:3 with yerrorlines %s title \"",
+				s ? ", \\\n     " : "", name, s, line_style(l, s));
 			gp_str(g, sname);
 			fprintf(g, "\"");
 		}
@@ -403,8 +419,60 @@ static int plot_memory(const struct layout *l, const char *metric, const char *m
 	return run_gnuplot(l, name, err);
 }
 
+static bool all_strings(const cJSON *a)
+{
+	const cJSON *x;
+	if (!cJSON_IsArray(a) || !cJSON_GetArraySize(a))
+		return false;
+	cJSON_ArrayForEach(x, a)
+		if (!cJSON_IsString(x))
+			return false;
+	return true;
+}
+
+/* The summary has the shape summary_build() writes (a hand-edited or
+ * damaged file is refused, never followed into a crash). */
+static int check_summary(const cJSON *s, struct sim_err *err)
+{
+	const cJSON *d, *p, *m;
+	if (!cJSON_IsString(get(s, "experiment")) || !cJSON_IsArray(get(s, "dimensions")) ||
+	    !cJSON_IsArray(get(s, "points")) || !cJSON_IsArray(get(s, "metrics")) ||
+	    !cJSON_GetArraySize(get(s, "metrics")))
+		return sim_fail(err, "summary.json: not a sweep's summary (it needs experiment, "
+				"dimensions, points and metrics)");
+	cJSON_ArrayForEach(d, get(s, "dimensions")) {
+		const cJSON *xs = get(d, "x");
+		if (!cJSON_IsString(get(d, "name")) || !cJSON_IsString(get(d, "kind")) ||
+		    !all_strings(get(d, "values")))
+			return sim_fail(err, "summary.json: a dimension lacks name, kind or values");
+		if (cJSON_IsTrue(get(d, "numeric")) &&
+		    (!cJSON_IsArray(xs) || cJSON_GetArraySize(xs) != cJSON_GetArraySize(get(d, "values"))))
+			return sim_fail(err, "summary.json: numeric dimension %s lacks its x values",
+					get(d, "name")->valuestring);
+		cJSON_ArrayForEach(p, xs)
+			if (!cJSON_IsNumber(p))
+				return sim_fail(err, "summary.json: dimension %s: x is not a number",
+						get(d, "name")->valuestring);
+	}
+	cJSON_ArrayForEach(m, get(s, "metrics"))
+		if (!cJSON_IsString(get(m, "name")) || !cJSON_IsString(get(m, "label")))
+			return sim_fail(err, "summary.json: a metric lacks name or label");
+	cJSON_ArrayForEach(p, get(s, "points")) {
+		if (!cJSON_IsObject(get(p, "labels")) || !cJSON_IsObject(get(p, "metrics")) ||
+		    !cJSON_IsArray(get(p, "profile")))
+			return sim_fail(err, "summary.json: a point lacks labels, metrics or profile");
+		const cJSON *x;
+		cJSON_ArrayForEach(x, get(p, "profile"))
+			if (!cJSON_IsString(get(x, "symbol")))
+				return sim_fail(err, "summary.json: a profile entry has no symbol");
+	}
+	return 0;
+}
+
 int sweep_plot(const char *dir, const cJSON *summary, const char *format, struct sim_err *err)
 {
+	if (check_summary(summary, err) < 0)
+		return -1;
 	struct layout l = { .dir = dir, .format = format };
 	if (strcmp(format, "png") && strcmp(format, "svg"))
 		return sim_fail(err, "--format %s: expected png or svg", format);
@@ -414,10 +482,12 @@ int sweep_plot(const char *dir, const cJSON *summary, const char *format, struct
 	const cJSON *m0 = cJSON_GetArrayItem(get(summary, "metrics"), 0);
 	const char *metric = get(m0, "name")->valuestring, *mlabel = get(m0, "label")->valuestring;
 	bool logx = cJSON_IsTrue(get(get(summary, "plot"), "logx"));
+	bool logy = cJSON_IsTrue(get(get(summary, "plot"), "logy"));
 	if (rc == 0 && l.npoints)
-		rc = plot_metric(&l, "metric", metric, mlabel, logx, err);
+		rc = plot_metric(&l, "metric", metric, mlabel, logx, logy, err);
 	if (rc == 0 && l.npoints)
-		rc = plot_metric(&l, "lock-wait", "spin", "CPU time spinning on locks (%)", logx, err);
+		rc = plot_metric(&l, "lock-wait", "spin", "CPU time spinning on locks (%)", logx,
+				 false, err);
 	if (rc == 0 && l.npoints)
 		rc = plot_profile(&l, err);
 	if (rc == 0 && l.npoints)

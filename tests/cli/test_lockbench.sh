@@ -24,13 +24,6 @@ expect_exit 0 "lockbench queued" "$SLABSIM" run -m core2-ep -p slub -w "lockbenc
 expect_exit 0 "" "$SLABSIM" run -m core2-ep -p slub -w "lockbench cpus=4 place=spread" --json "$TMP/sp.json"
 json "$TMP/sp.json" "d['result']['cpu_list'] == [0, 4, 1, 5]"
 
-# the curve: every kind, every CPU count, a PNG
-expect_exit 0 "wrote" sh configs/lockbench-curve.sh "$SLABSIM" core2-ep "$TMP/curve" duration_us=500
-[ "$(grep -vc '^#' "$TMP/curve/lockbench-core2-ep.dat")" -eq 8 ] || fail "curve: not 8 rows"
-head -c 8 "$TMP/curve/lockbench-core2-ep.png" | grep -q PNG || fail "curve: no PNG"
-
-expect_exit 1 "spinlock=byte cpus=1 failed" sh configs/lockbench-curve.sh "$SLABSIM" core2-ep "$TMP/curve" think_dist=gauss
-
 # bad input
 expect_exit 2 "cpus=99 but core2-ep has 8 CPUs" "$SLABSIM" run -m core2-ep -p slub -w "lockbench cpus=99"
 expect_exit 2 "think_dist" "$SLABSIM" run -m core2-ep -p slub -w "lockbench think_dist=gauss"

@@ -41,6 +41,13 @@ expect_exit 2 "no summary.json" "$SLABSIM" plot "$TMP"
 mkdir "$TMP/bad" && echo '{"points": 3}' > "$TMP/bad/summary.json"
 expect_exit 2 "not a sweep's summary" "$SLABSIM" plot "$TMP/bad"
 expect_exit 2 "expected png or svg" "$SLABSIM" plot "$TMP/all" --format jpg
+# a damaged summary is refused, never followed into a crash
+for mut in 'd["dimensions"][0]["values"] = [1]' 'del d["points"][0]["labels"]' \
+	   'd["dimensions"][3]["x"] = ["a", "b"]' 'd["points"][1]["profile"][0]["symbol"] = 3' \
+	   'd["points"][0]["labels"]["machine"] = "nope"'; do
+	python3 -c "import json; d = json.load(open('$TMP/all/summary.json')); $mut; json.dump(d, open('$TMP/bad/summary.json', 'w'))"
+	expect_exit 2 "summary.json: " "$SLABSIM" plot "$TMP/bad"
+done
 
 # confidence intervals narrow as replicates grow (same points, 3 -> 12)
 "$SLABSIM" sweep "$EXP" --replicates 12 -j 2 --out "$TMP/r12" > /dev/null 2>&1 || fail "12 replicates failed"

@@ -1,0 +1,69 @@
+# test_configs.sh - every experiment of configs/ at the reduced size README.md
+# documents for it (tigerton-min-objects.json: test_sweep.sh): every run
+# finishes with its invariants, the summary has every point, the plots exist,
+# and a property of each question holds.
+. tests/cli/lib.sh
+
+sweep() {	# NAME RUNS ARGS...: sweep configs/NAME.json, expect RUNS good runs
+	name=$1 runs=$2
+	shift 2
+	"$SLABSIM" sweep "configs/$name.json" "$@" -j 2 --out "$TMP/$name" > "$TMP/$name.out" 2>&1 ||
+		fail "$name: sweep exited $?: $(tail -3 "$TMP/$name.out")"
+	json "$TMP/$name/summary.json" "d['runs_done'] == $runs and d['runs_failed'] == 0"
+	for f in metric lock-wait profile memory; do
+		head -c 8 "$TMP/$name/$f.png" 2>/dev/null | grep -q PNG || fail "$name: no $f.png"
+	done
+}
+mean() {	# NAME METRIC LABEL=VALUE...: the mean of METRIC at the point with those labels
+	python3 - "$TMP/$1/summary.json" "$@" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+want = dict(a.split("=", 1) for a in sys.argv[4:])
+for p in s["points"]:
+    if all(p["labels"][k] == v for k, v in want.items()):
+        print(p["metrics"][sys.argv[3]]["mean"])
+        break
+PY
+}
+
+sweep min-objects-per-node 18 loops=10 --replicates 1
+python3 - "$TMP/min-objects-per-node/runs.jsonl" <<'PY' || fail "min-objects-per-node: the proposal's values"
+import json, sys
+v = {(r["machine"]["name"], r["sweep"]["key"].split("slub_min_objects=")[1]): r["policy"]["params"]["slub_min_objects"]
+     for r in map(json.loads, open(sys.argv[1]))}
+want = {"tigerton": 32, "core2-ep": 16, "nehalem-ep": 16, "westmere-ep": 24, "nehalem-ex": 32, "x3950-m2": 32}
+for m, n in want.items():
+    assert v[(m, "2 x CPUs per node")] == n, (m, v[(m, "2 x CPUs per node")])
+    assert v[(m, "2.6.25 default")] == 4 and v[(m, "2.6.26: 4 x (fls(cpus) + 1)")] == 0
+PY
+
+sweep slab-slub-slqb 21 loops=10 --replicates 1
+json "$TMP/slab-slub-slqb/summary.json" "sum(p['labels']['workload'] == 'hackbench 90' for p in d['points']) == 3"
+
+sweep pcp-machines 20 loops=10 --replicates 1
+python3 - "$TMP/pcp-machines/runs.jsonl" <<'PY' || fail "pcp-machines: per-CPU partial lists on and off"
+import json, sys
+for r in map(json.loads, open(sys.argv[1])):
+    on = r["policy"]["params"]["slub_percpu_partial"]
+    cp = r["caches"] and sum(c["stats"].get("CPU_PARTIAL_FREE", 0) for c in r["caches"])
+    assert (cp > 0) == bool(on), (r["sweep"]["key"], on, cp)
+PY
+
+sweep cpu-partial 16 loops=10 --replicates 1
+# the unlimited lists hold more slab memory at the end than half the default
+small=$(mean cpu-partial slab_mb_end machine=nehalem-ex "cpu_partial x default=0.5")
+big=$(mean cpu-partial slab_mb_end machine=nehalem-ex "cpu_partial x default=unlimited")
+python3 -c "import sys; sys.exit(0 if $big > $small else 1)" ||
+	fail "cpu-partial: unlimited holds $big MB, 1/2x $small MB"
+
+sweep slab-test 150 count=1000 --replicates 1
+# SLUB's kmalloc/kfree pair (test 2) is near C2's 97 cycles at 512 bytes
+t2=$(mean slab-test alloc_cycles policy=slub "test=2 alloc/free" size=512)
+python3 -c "import sys; sys.exit(0 if 70 < $t2 < 130 else 1)" || fail "slab-test: SLUB test 2 at 512 is $t2 cycles"
+
+sweep lockbench-curve 42 duration_us=500 --replicates 1
+q=$(mean lockbench-curve acquisitions spinlock=queued cpus=64)
+t=$(mean lockbench-curve acquisitions spinlock=ticket cpus=64)
+python3 -c "import sys; sys.exit(0 if $q > 2 * $t else 1)" ||
+	fail "lockbench-curve: queued ($q M/s) is not above ticket ($t M/s) at 64 CPUs"
+finish
