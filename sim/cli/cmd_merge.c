@@ -59,7 +59,7 @@ int cmd_merge(int argc, char **argv)
 		snprintf(path, sizeof(path), "%s/runs.jsonl", dirs[d]);
 		if (access(path, R_OK) < 0)
 			status = cli_usage_error("merge: %s: no runs.jsonl", dirs[d]);
-		else if (runs_load(path, &e, runs, false, &err) < 0)
+		else if (runs_load(path, &e, runs, false, false, &err) < 0)
 			status = cli_usage_error("merge: %s", err.msg);
 	}
 	char path[4200];

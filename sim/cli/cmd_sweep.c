@@ -95,6 +95,7 @@ static void on_done(void *ctx, int run, const char *line, const char *why)
 		fprintf(stderr, "%sslabsim: run %d (%s, replicate %d) failed: %s\n",
 			pg->tty ? "\r\033[K" : "", run, key, run % e->replicates, cJSON_IsString(inv) ? inv->valuestring : "?");
 	}
+	summary_prune(j, e);
 	if (!pg->runs[run])
 		pg->runs[run] = j;
 	else

@@ -195,6 +195,16 @@ static int parse_list(struct ctx *c, const cJSON *root, const char *key, enum ex
 	return unique_labels(c, d, key);
 }
 
+/* The name becomes a folder (results/NAME): letters, digits, . _ - only. */
+static int check_name(struct ctx *c, const char *name)
+{
+	if (name[0] == '.' || strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				     "0123456789._-") != strlen(name))
+		return bad(c, "name", "use letters, digits, '.', '_' and '-' (it names the "
+			   "results folder), not starting with '.'");
+	return 0;
+}
+
 /* An axis value: a number, a string, or {"label", "value"}. */
 static int axis_value(struct ctx *c, struct exp_choice *ch, char **params, int nparams,
 		      const cJSON *v, const char *where)
@@ -433,7 +443,7 @@ int experiment_parse(struct experiment *e, const char *path, const char *text,
 	double reps = 1, seed = 1;
 	if (check_keys(&c, root, "", "name question machines policies workloads fixed axes "
 		       "replicates seed metrics plot") < 0 ||
-	    get_string(&c, root, "name", "", true, &e->name) < 0 ||
+	    get_string(&c, root, "name", "", true, &e->name) < 0 || check_name(&c, e->name) < 0 ||
 	    get_string(&c, root, "question", "", false, &e->question) < 0 ||
 	    parse_list(&c, root, "machines", DIM_MACHINE) < 0 ||
 	    parse_list(&c, root, "policies", DIM_POLICY) < 0 ||

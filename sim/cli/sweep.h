@@ -37,11 +37,12 @@ int sweep_mpi_coordinate(const struct experiment *e, const int *todo, int n,
 /* Ranks 1..K-1: run what rank 0 hands out until it says stop. */
 int sweep_mpi_work(const struct experiment *e);
 
-/* The runs of DIR/runs.jsonl: runs[i] gets run i's JSON (or stays NULL).
- * A torn last line (a writer killed mid-line) is cut off the file when
- * `repair`; a line of another experiment is an error. Returns how many. */
+/* The runs of DIR/runs.jsonl: runs[i] gets run i's JSON (or stays NULL),
+ * pruned to what a summary reads when `prune`. A torn last line (a writer
+ * killed mid-line) is cut off the file when `repair`; a line of another
+ * experiment is an error. Returns how many. */
 int runs_load(const char *path, const struct experiment *e, cJSON **runs, bool repair,
-	      struct sim_err *err);
+	      bool prune, struct sim_err *err);
 
 /* Append one line (and its newline) with a single write. */
 int runs_append(int fd, const char *line, struct sim_err *err);

@@ -57,11 +57,11 @@ char *sweep_run_one(const struct experiment *e, int run, bool *failed, struct si
 }
 
 /* A worker process: simulate one run, leave its line in TMPDIR/run-N.json. */
-static void worker(const struct experiment *e, int run, const char *tmpdir)
+static void worker(const struct experiment *e, int run, const char *tmpdir, pid_t parent)
 {
 	prctl(PR_SET_PDEATHSIG, SIGKILL);	/* die with a killed sweep */
-	if (getppid() == 1)
-		_exit(3);
+	if (getppid() != parent)
+		_exit(3);			/* it died before the line above */
 	struct sim_err err;
 	bool failed = false;
 	char *line = sweep_run_one(e, run, &failed, &err);
@@ -107,6 +107,7 @@ int sweep_local(const struct experiment *e, const int *todo, int n, int jobs,
 	pid_t *pid = calloc((size_t)(jobs > 0 ? jobs : 1), sizeof(*pid));
 	int *slot_run = calloc((size_t)(jobs > 0 ? jobs : 1), sizeof(*slot_run));
 	int next = 0, running = 0, crashed = 0;
+	pid_t self = getpid();
 	fflush(NULL);
 	while (next < n || running) {
 		while (next < n && running < jobs) {
@@ -122,7 +123,7 @@ int sweep_local(const struct experiment *e, const int *todo, int n, int jobs,
 				break;
 			}
 			if (c == 0)
-				worker(e, todo[next], tmpdir);
+				worker(e, todo[next], tmpdir, self);
 			pid[s] = c;
 			slot_run[s] = todo[next++];
 			running++;

@@ -184,7 +184,7 @@ int sweep_open_dir(struct sweep_opts *o, const struct experiment *e, cJSON **run
 	if (sweep_write_meta(o->out, e, o->shard, err) < 0)
 		return -1;
 	snprintf(path, sizeof(path), "%s/runs.jsonl", o->out);
-	if (o->resume && runs_load(path, e, runs, true, err) < 0)
+	if (o->resume && runs_load(path, e, runs, true, true, err) < 0)
 		return -1;
 	*fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0666);
 	if (*fd < 0)

@@ -57,7 +57,7 @@ static int run_of(const cJSON *run, const struct experiment *e, const char *dige
 }
 
 int runs_load(const char *path, const struct experiment *e, cJSON **runs, bool repair,
-	      struct sim_err *err)
+	      bool prune, struct sim_err *err)
 {
 	size_t len;
 	char *text = read_all(path, &len);
@@ -88,6 +88,8 @@ int runs_load(const char *path, const struct experiment *e, cJSON **runs, bool r
 		if (runs[i]) {
 			cJSON_Delete(run);
 		} else {
+			if (prune)
+				summary_prune(run, e);
 			runs[i] = run;
 			count++;
 		}

@@ -59,6 +59,27 @@ int summary_lookup(const cJSON *run, const char *path, double *out)
 	return 0;
 }
 
+void summary_prune(cJSON *run, const struct experiment *e)
+{
+	static const char *const keep[] = { "sweep", "result", "cpu", "memory", "profile",
+					     "locks", "invariants", "machine", "seed", NULL };
+	cJSON *x = run ? run->child : NULL;
+	while (x) {
+		cJSON *next = x->next;
+		bool needed = false;
+		for (int i = 0; keep[i] && !needed; i++)
+			needed = !strcmp(x->string, keep[i]);
+		for (int m = 0; m < e->nmetrics && !needed; m++) {
+			size_t len = strlen(x->string);
+			needed = !strncmp(e->metric[m].path, x->string, len) &&
+				 strchr(".[", e->metric[m].path[len]) && e->metric[m].path[len];
+		}
+		if (!needed)
+			cJSON_Delete(cJSON_DetachItemViaPointer(run, x));
+		x = next;
+	}
+}
+
 static cJSON *stats_json(const struct stat_summary *s)
 {
 	cJSON *o = cJSON_CreateObject();

@@ -22,6 +22,11 @@ void summary_stats(const double *x, int n, struct stat_summary *out);
 /* The number at PATH ("result.tests[0].alloc_cycles") in a run's JSON. */
 int summary_lookup(const cJSON *run, const char *path, double *out);
 
+/* Drop the parts of a run's JSON no summary reads (its caches, hardware
+ * counters, parameters), unless a metric's path goes there: a sweep keeps
+ * every run in memory. */
+void summary_prune(cJSON *run, const struct experiment *e);
+
 /* Build the summary of an experiment from its runs (runs[i] is run i's JSON,
  * NULL if it has not finished). */
 cJSON *summary_build(const struct experiment *e, cJSON *const *runs);

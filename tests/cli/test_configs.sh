@@ -26,6 +26,8 @@ for p in s["points"]:
 PY
 }
 
+# under SLABSIM_QUICK=1 (make sanitize) only the microbenchmark configs run
+if [ "${SLABSIM_QUICK:-0}" != 1 ]; then
 sweep min-objects-per-node 18 loops=10 --replicates 1
 python3 - "$TMP/min-objects-per-node/runs.jsonl" <<'PY' || fail "min-objects-per-node: the proposal's values"
 import json, sys
@@ -55,6 +57,8 @@ small=$(mean cpu-partial slab_mb_end machine=nehalem-ex "cpu_partial x default=0
 big=$(mean cpu-partial slab_mb_end machine=nehalem-ex "cpu_partial x default=unlimited")
 python3 -c "import sys; sys.exit(0 if $big > $small else 1)" ||
 	fail "cpu-partial: unlimited holds $big MB, 1/2x $small MB"
+
+fi
 
 sweep slab-test 150 count=1000 --replicates 1
 # SLUB's kmalloc/kfree pair (test 2) is near C2's 97 cycles at 512 bytes

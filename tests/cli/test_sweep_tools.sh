@@ -24,6 +24,7 @@ grep -q "missing" "$TMP/half.out" || fail "merge did not report the missing runs
 grep -q "12 of 12 runs" "$TMP/merged.out" || fail "merge: $(cat "$TMP/merged.out")"
 cmp -s "$TMP/merged/summary.json" "$TMP/all/summary.json" || fail "merged summary differs from the sweep's"
 [ -s "$TMP/merged/metric.png" ] || fail "merge drew no plot"
+head -1 "$TMP/merged/runs.jsonl" | grep -q '"caches":\[{' || fail "merge dropped the runs' caches"
 expect_exit 2 "no sweep.json" "$SLABSIM" merge "$TMP" --out "$TMP/x"
 "$SLABSIM" sweep "$EXP" loops=21 --shard 0/2 --out "$TMP/other" > /dev/null 2>&1
 expect_exit 2 "another experiment" "$SLABSIM" merge "$TMP/shard0" "$TMP/other" --out "$TMP/x"
@@ -100,6 +101,7 @@ bad "policies[0]: unknown policy" "{ \"name\": \"b\", \"machines\": [\"tigerton\
 bad "unknown variable" "{ $OK, \"fixed\": { \"slub_min_objects\": \"=2*cpus_per_socket\" } }"
 bad "label '4' repeats" "{ $OK, \"axes\": [ { \"param\": \"loops\", \"values\": [4, 4] } ] }"
 bad "not valid JSON" "{ $OK, "
+bad "name: use letters" "{ \"name\": \"../up\", \"machines\": [\"tigerton\"] }"
 bad "name: missing" "{ \"machines\": [\"tigerton\"] }"
 expect_exit 2 "command line 'nosuch=1': unknown parameter" "$SLABSIM" sweep "$EXP" nosuch=1 --out "$TMP/badout"
 [ ! -e "$TMP/badout" ] || fail "a bad override left a folder"
