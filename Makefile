@@ -137,6 +137,15 @@ valgrind: slabsim
 	  -w 'slab_test run=31 count=20 max_size=4096' > /dev/null
 	valgrind --error-exitcode=1 --leak-check=full -q ./slabsim run -m nehalem-ep -p slub \
 	  kernel=3.2 -w 'slab_test run=31 count=20 max_size=4096' > /dev/null
+	rm -rf /tmp/slabsim-valgrind-sweep /tmp/slabsim-valgrind-merge
+	valgrind --error-exitcode=1 --leak-check=full -q ./slabsim sweep tests/cli/data/tiny-sweep.json \
+	  loops=5 --replicates 2 -j 2 --shard 0/2 --out /tmp/slabsim-valgrind-sweep > /dev/null 2>&1
+	valgrind --error-exitcode=1 --leak-check=full -q ./slabsim sweep tests/cli/data/tiny-sweep.json \
+	  loops=5 --replicates 2 -j 2 --resume --out /tmp/slabsim-valgrind-sweep > /dev/null 2>&1
+	valgrind --error-exitcode=1 --leak-check=full -q ./slabsim merge /tmp/slabsim-valgrind-sweep \
+	  --out /tmp/slabsim-valgrind-merge > /dev/null
+	valgrind --error-exitcode=1 --leak-check=full -q ./slabsim plot /tmp/slabsim-valgrind-merge \
+	  --format svg > /dev/null
 
 install: slabsim
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/slabsim/machines

@@ -78,6 +78,7 @@ static void worker(const struct experiment *e, int run, const char *tmpdir, pid_
 			strerror(errno));
 		_exit(2);
 	}
+	free(line);
 	_exit(0);
 }
 
@@ -104,8 +105,11 @@ static char *read_result(const char *tmpdir, int run)
 int sweep_local(const struct experiment *e, const int *todo, int n, int jobs,
 		const char *tmpdir, sweep_done_fn done, void *ctx)
 {
-	pid_t *pid = calloc((size_t)(jobs > 0 ? jobs : 1), sizeof(*pid));
-	int *slot_run = calloc((size_t)(jobs > 0 ? jobs : 1), sizeof(*slot_run));
+	if (jobs < 1)
+		jobs = 1;
+	pid_t pid[jobs];	/* on the stack: a worker inherits nothing to free */
+	int slot_run[jobs];
+	memset(pid, 0, sizeof(pid));
 	int next = 0, running = 0, crashed = 0;
 	pid_t self = getpid();
 	fflush(NULL);
@@ -158,7 +162,5 @@ int sweep_local(const struct experiment *e, const int *todo, int n, int jobs,
 		}
 		free(line);
 	}
-	free(pid);
-	free(slot_run);
 	return crashed;
 }
