@@ -132,7 +132,9 @@ static void print_table(const struct experiment *e, cJSON **runs, const char *di
 		experiment_short_key(e, &e->points[p], key, sizeof(key));
 		for (int r = 0; r < e->replicates; r++) {
 			cJSON *run = runs[p * e->replicates + r];
-			if (run && summary_lookup(run, m->path, &x[n]) == 0)
+			const char *inv = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(run,
+											"invariants"));
+			if (inv && !strcmp(inv, "ok") && summary_lookup(run, m->path, &x[n]) == 0)
 				x[n++] *= m->scale;
 		}
 		struct stat_summary s;
@@ -183,21 +185,22 @@ int cmd_sweep(int argc, char **argv)
 	status = sweep_mpi_agree(status);
 	if (status < 0) {
 		pg.t0 = now();
-		int crashed = 0;
+		/* crashed runs are counted in pg.failed as they are reported */
 		if (nranks > 1 && rank == 0)
-			crashed = sweep_mpi_coordinate(&e, todo, ntodo, on_done, &pg);
+			sweep_mpi_coordinate(&e, todo, ntodo, on_done, &pg);
 		else if (nranks > 1)
 			sweep_mpi_work(&e);
 		else
-			crashed = sweep_local(&e, todo, ntodo, o.jobs, o.tmpdir, on_done, &pg);
-		(void)crashed;
+			sweep_local(&e, todo, ntodo, o.jobs, o.tmpdir, on_done, &pg);
 		if (rank == 0) {
 			rmdir(o.tmpdir);
 			if (pg.fd >= 0)
 				close(pg.fd);
 			status = pg.failed ? 1 : 0;
-			if (pg.write_failed)
-				status = cli_usage_error("%s", pg.err.msg);
+			if (pg.write_failed) {
+				fprintf(stderr, "slabsim: %s\n", pg.err.msg);
+				status = 1;
+			}
 			else if (sweep_finish(o.out, &e, runs, o.no_plot || o.shard, o.format, &err) < 0)
 				status = cli_usage_error("%s", err.msg);
 			else

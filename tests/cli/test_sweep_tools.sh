@@ -77,6 +77,17 @@ assert got[("nehalem-ep", "2 x cpus per node")] == 16 and got[("tigerton", "2 x 
 assert got[("nehalem-ep", "default")] == 4, got
 PY
 
+# a run whose check fails is recorded and reported, and the sweep exits 1
+# (slab_test's tests 3-5 stop at PAGE_SIZE, so at 8192 bytes no test runs)
+cat > "$TMP/fails.json" <<'EOF'
+{ "name": "fails", "machines": ["core2-ep"], "policies": ["slub"],
+  "workloads": ["slab_test count=10"], "axes": [ { "param": "run", "values": [1, 4] } ],
+  "fixed": { "min_size": 8192, "max_size": 8192 } }
+EOF
+expect_exit 1 "failed: slab_test: no test ran" "$SLABSIM" sweep "$TMP/fails.json" --out "$TMP/fails"
+json "$TMP/fails/summary.json" 'd["runs_done"] == 2 and d["runs_failed"] == 1 and d["points"][1]["metrics"]["time"]["n"] == 0'
+grep -q '"invariants":"slab_test: no test ran"' "$TMP/fails/runs.jsonl" || fail "the failed run is not in runs.jsonl"
+
 # bad experiment files: one message with the key path, exit 2, no folder
 bad() {	# NEEDLE JSON
 	printf '%s\n' "$2" > "$TMP/bad.json"
