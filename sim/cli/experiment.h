@@ -118,6 +118,13 @@ uint64_t experiment_run_seed(const struct experiment *e, int run);
  * different experiment. */
 uint64_t experiment_digest(const struct experiment *e);
 
+/* The digest as 16 hex digits, as results folders keep it. */
+#define EXP_DIGEST_HEX 17
+void experiment_digest_hex(const struct experiment *e, char out[EXP_DIGEST_HEX]);
+
+/* The command line's overrides as a JSON list of "NAME=VALUE". */
+cJSON *experiment_overrides_json(const struct experiment *e);
+
 void experiment_free(struct experiment *e);
 
 #endif

@@ -290,3 +290,21 @@ void experiment_short_key(const struct experiment *e, const struct exp_point *p,
 	if (!len)
 		snprintf(out, size, "%s", e->name);
 }
+
+void experiment_digest_hex(const struct experiment *e, char out[EXP_DIGEST_HEX])
+{
+	snprintf(out, EXP_DIGEST_HEX, "%016llx", (unsigned long long)experiment_digest(e));
+}
+
+cJSON *experiment_overrides_json(const struct experiment *e)
+{
+	cJSON *a = cJSON_CreateArray();
+	for (int i = 0; i < e->noverrides; i++) {
+		char *s;
+		if (asprintf(&s, "%s=%s", e->overrides[i].name, e->overrides[i].value) < 0)
+			abort();
+		cJSON_AddItemToArray(a, cJSON_CreateString(s));
+		free(s);
+	}
+	return a;
+}

@@ -38,9 +38,8 @@ char *sweep_run_one(const struct experiment *e, int run, bool *failed, struct si
 			*failed = rc != 0;
 			cJSON *root = report_json(r);
 			cJSON *sw = cJSON_AddObjectToObject(root, "sweep");
-			char digest[32];
-			snprintf(digest, sizeof(digest), "%016llx",
-				 (unsigned long long)experiment_digest(e));
+			char digest[EXP_DIGEST_HEX];
+			experiment_digest_hex(e, digest);
 			cJSON_AddStringToObject(sw, "experiment", e->name);
 			cJSON_AddStringToObject(sw, "digest", digest);
 			cJSON_AddNumberToObject(sw, "run", run);

@@ -159,8 +159,8 @@ static int make_dirs(const char *dir, struct sim_err *err)
 int sweep_open_dir(struct sweep_opts *o, const struct experiment *e, cJSON **runs, int *fd,
 		   struct sim_err *err)
 {
-	char digest[64], mine[32], path[4200];
-	snprintf(mine, sizeof(mine), "%016llx", (unsigned long long)experiment_digest(e));
+	char digest[64], mine[EXP_DIGEST_HEX], path[4200];
+	experiment_digest_hex(e, mine);
 	dir_digest(o->out, digest, sizeof(digest));
 	snprintf(path, sizeof(path), "%s/runs.jsonl", o->out);
 	bool exists = digest[0] || access(path, F_OK) == 0;

@@ -63,8 +63,8 @@ int runs_load(const char *path, const struct experiment *e, cJSON **runs, bool r
 	char *text = read_all(path, &len);
 	if (!text)
 		return errno == ENOENT ? 0 : sim_fail(err, "cannot read %s: %s", path, strerror(errno));
-	char digest[32];
-	snprintf(digest, sizeof(digest), "%016llx", (unsigned long long)experiment_digest(e));
+	char digest[EXP_DIGEST_HEX];
+	experiment_digest_hex(e, digest);
 	int count = 0, lineno = 0;
 	size_t good = 0;
 	for (char *p = text; p < text + len; lineno++) {
@@ -142,17 +142,12 @@ int sweep_write_meta(const char *dir, const struct experiment *e, const char *sh
 	if (write_text(path, e->text, err) < 0)
 		return -1;
 	cJSON *m = cJSON_CreateObject();
-	char digest[32];
-	snprintf(digest, sizeof(digest), "%016llx", (unsigned long long)experiment_digest(e));
+	char digest[EXP_DIGEST_HEX];
+	experiment_digest_hex(e, digest);
 	cJSON_AddStringToObject(m, "experiment", e->path);
 	cJSON_AddStringToObject(m, "name", e->name);
 	cJSON_AddStringToObject(m, "digest", digest);
-	cJSON *ov = cJSON_AddArrayToObject(m, "overrides");
-	for (int i = 0; i < e->noverrides; i++) {
-		char a[1024];
-		snprintf(a, sizeof(a), "%s=%s", e->overrides[i].name, e->overrides[i].value);
-		cJSON_AddItemToArray(ov, cJSON_CreateString(a));
-	}
+	cJSON_AddItemToObject(m, "overrides", experiment_overrides_json(e));
 	cJSON_AddNumberToObject(m, "points", e->npoints);
 	cJSON_AddNumberToObject(m, "replicates", e->replicates);
 	cJSON_AddNumberToObject(m, "runs", experiment_runs(e));
@@ -190,8 +185,8 @@ int sweep_load_dir(const char *dir, struct experiment *e, struct sim_err *err)
 			rc = sim_fail(err, "%s: sweep.json has a bad override", dir);
 	if (rc == 0)
 		rc = experiment_expand(e, err);
-	char digest[32];
-	snprintf(digest, sizeof(digest), "%016llx", (unsigned long long)experiment_digest(e));
+	char digest[EXP_DIGEST_HEX];
+	experiment_digest_hex(e, digest);
 	if (rc == 0 && strcmp(digest, dg->valuestring))
 		rc = sim_fail(err, "%s: experiment.json does not match sweep.json's digest", dir);
 	cJSON_Delete(m);

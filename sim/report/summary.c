@@ -256,8 +256,8 @@ cJSON *summary_build(const struct experiment *e, cJSON *const *runs)
 	cJSON_AddStringToObject(s, "experiment", e->name);
 	if (e->question)
 		cJSON_AddStringToObject(s, "question", e->question);
-	char digest[32];
-	snprintf(digest, sizeof(digest), "%016llx", (unsigned long long)experiment_digest(e));
+	char digest[EXP_DIGEST_HEX];
+	experiment_digest_hex(e, digest);
 	cJSON_AddStringToObject(s, "digest", digest);
 	int done = 0, failed = 0;
 	for (int i = 0; i < experiment_runs(e); i++) {
@@ -268,12 +268,7 @@ cJSON *summary_build(const struct experiment *e, cJSON *const *runs)
 	cJSON_AddNumberToObject(s, "runs", experiment_runs(e));
 	cJSON_AddNumberToObject(s, "runs_done", done);
 	cJSON_AddNumberToObject(s, "runs_failed", failed);
-	cJSON *ov = cJSON_AddArrayToObject(s, "overrides");
-	for (int i = 0; i < e->noverrides; i++) {
-		char a[512];
-		snprintf(a, sizeof(a), "%s=%s", e->overrides[i].name, e->overrides[i].value);
-		cJSON_AddItemToArray(ov, cJSON_CreateString(a));
-	}
+	cJSON_AddItemToObject(s, "overrides", experiment_overrides_json(e));
 	cJSON *dims = cJSON_AddArrayToObject(s, "dimensions");
 	for (int d = 0; d < e->ndims; d++) {
 		cJSON *o = cJSON_CreateObject();
