@@ -179,7 +179,8 @@ int cmd_sweep(int argc, char **argv)
 				e.name, e.npoints, e.replicates, experiment_runs(&e),
 				o.shard ? " (this shard's share)" : "", ntodo,
 				nranks > 1 ? nranks - 1 : o.jobs,
-				nranks > 1 ? "MPI ranks working" : "at a time");
+				nranks > 2 ? "MPI ranks working" : nranks > 1 ? "MPI rank working"
+				: "at a time");
 		}
 	}
 	status = sweep_mpi_agree(status);
