@@ -286,13 +286,14 @@ static int axis_range(struct ctx *c, struct exp_dim *d, char **params, int npara
 static int parse_axis(struct ctx *c, const cJSON *ax, const char *where)
 {
 	struct experiment *e = c->e;
-	if (check_keys(c, ax, where, "name param values from to step double variants") < 0)
+	if (check_keys(c, ax, where, "name label param values from to step double variants") < 0)
 		return -1;
 	if (e->ndims == EXP_MAX_DIMS)
 		return bad(c, where, "too many axes (at most 7)");
 	struct exp_dim *d = &e->dim[e->ndims++];
 	d->kind = DIM_AXIS;
-	if (get_string(c, ax, "name", where, false, &d->name) < 0)
+	if (get_string(c, ax, "name", where, false, &d->name) < 0 ||
+	    get_string(c, ax, "label", where, false, &d->label) < 0)
 		return -1;
 	const cJSON *variants = get(ax, "variants"), *param = get(ax, "param");
 	char *vw = fmt(e, "%s.variants", where);
@@ -370,6 +371,8 @@ static const struct exp_metric default_metrics[] = {
 	{ "slab", "cpu.slab", "CPU time in the slab allocator (%)", 100 },
 	{ "slab_mb_peak", "memory.slab_bytes_peak", "slab memory, peak (MB)", 1.0 / 1048576 },
 	{ "slab_mb_end", "memory.slab_bytes_end", "slab memory at the end (MB)", 1.0 / 1048576 },
+	{ "throughput", "result.messages_per_second", "hackbench throughput (million messages/s)",
+	  1e-6 },
 };
 
 static int parse_metrics(struct ctx *c, const cJSON *root)
@@ -381,8 +384,8 @@ static int parse_metrics(struct ctx *c, const cJSON *root)
 	int i = 0;
 	for (const cJSON *m = ms ? ms->child : NULL; m; m = m->next, i++) {
 		char *w = fmt(e, "metrics[%d]", i);
-		if (e->nmetrics >= EXP_MAX_METRICS - 5)
-			return bad(c, w, "too many metrics (at most 11)");
+		if (e->nmetrics >= EXP_MAX_METRICS - 6)
+			return bad(c, w, "too many metrics (at most 10)");
 		struct exp_metric *x = &e->metric[e->nmetrics++];
 		x->scale = 1;
 		if (check_keys(c, m, w, "name path label scale") < 0 ||

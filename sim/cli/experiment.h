@@ -39,6 +39,7 @@ enum exp_dim_kind { DIM_MACHINE, DIM_POLICY, DIM_WORKLOAD, DIM_AXIS };
 struct exp_dim {
 	enum exp_dim_kind kind;
 	char *name;		/* "machine", "policy", "workload", or the axis' name */
+	char *label;		/* the plot's axis label, with its unit (else the name) */
 	struct exp_choice *v;
 	int n;
 };

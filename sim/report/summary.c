@@ -273,6 +273,7 @@ cJSON *summary_build(const struct experiment *e, cJSON *const *runs)
 	for (int d = 0; d < e->ndims; d++) {
 		cJSON *o = cJSON_CreateObject();
 		cJSON_AddStringToObject(o, "name", e->dim[d].name);
+		cJSON_AddStringToObject(o, "label", e->dim[d].label ? e->dim[d].label : e->dim[d].name);
 		static const char *const kinds[] = { "machine", "policy", "workload", "axis" };
 		cJSON_AddStringToObject(o, "kind", kinds[e->dim[d].kind]);
 		bool numeric = true;

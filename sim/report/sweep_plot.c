@@ -39,6 +39,13 @@ static const char *dim_name(const struct layout *l, int d)
 	return get(l->dim[d], "name")->valuestring;
 }
 
+/* The axis label of dimension D: its "label" (with a unit), else its name. */
+static const char *dim_label(const struct layout *l, int d)
+{
+	const char *s = cJSON_GetStringValue(get(l->dim[d], "label"));
+	return s ? s : dim_name(l, d);
+}
+
 static const char *value_label(const struct layout *l, int d, int i)
 {
 	return cJSON_GetArrayItem(get(l->dim[d], "values"), i)->valuestring;
@@ -283,7 +290,7 @@ static int plot_metric(const struct layout *l, const char *name, const char *met
 		return -1;
 	script_head(l, g, name, ylabel);
 	fprintf(g, "set xlabel \"");
-	gp_str(g, dim_name(l, l->xdim));
+	gp_str(g, dim_label(l, l->xdim));
 	fprintf(g, "\"\nset ylabel \"");
 	gp_str(g, ylabel);
 	fprintf(g, "\"\n%s\n", logy ? "set logscale y" : "set yrange [0:*]");
@@ -373,7 +380,8 @@ static int plot_profile(const struct layout *l, struct sim_err *err)
 	return run_gnuplot(l, name, err);
 }
 
-/* Slab memory against the main metric: what caching costs for what it buys. */
+/* Slab memory against throughput (or the main metric): what caching costs
+ * for what it buys. */
 static int plot_memory(const struct layout *l, const char *metric, const char *mlabel,
 		       struct sim_err *err)
 {
@@ -402,7 +410,7 @@ static int plot_memory(const struct layout *l, const char *metric, const char *m
 	FILE *g = open_file(l, name, "gp", err);
 	if (!g)
 		return -1;
-	script_head(l, g, name, "slab memory against the main metric (the cost of caching)");
+	script_head(l, g, name, "slab memory against throughput (the cost of caching)");
 	fprintf(g, "set xlabel \"");
 	gp_str(g, mlabel);
 	fprintf(g, "\"\nset ylabel 'slab memory, peak (MB)'\nset yrange [0:*]\nplot ");
@@ -490,8 +498,20 @@ int sweep_plot(const char *dir, const cJSON *summary, const char *format, struct
 				 false, err);
 	if (rc == 0 && l.npoints)
 		rc = plot_profile(&l, err);
+	/* memory against throughput where the workload reports one (hackbench),
+	 * else against the main metric */
+	const char *mx = metric, *mxlabel = mlabel;
+	const cJSON *m, *p;
+	cJSON_ArrayForEach(p, get(summary, "points")) {
+		const cJSON *n = get(get(get(p, "metrics"), "throughput"), "n");
+		if (cJSON_IsNumber(n) && n->valueint > 0)
+			mx = "throughput";
+	}
+	cJSON_ArrayForEach(m, get(summary, "metrics"))
+		if (!strcmp(get(m, "name")->valuestring, mx))
+			mxlabel = get(m, "label")->valuestring;
 	if (rc == 0 && l.npoints)
-		rc = plot_memory(&l, metric, mlabel, err);
+		rc = plot_memory(&l, mx, mxlabel, err);
 	free(l.idx);
 	free(l.series);
 	return rc;

@@ -57,10 +57,12 @@ small=$(mean cpu-partial slab_mb_end machine=nehalem-ex "cpu_partial x default=0
 big=$(mean cpu-partial slab_mb_end machine=nehalem-ex "cpu_partial x default=unlimited")
 python3 -c "import sys; sys.exit(0 if $big > $small else 1)" ||
 	fail "cpu-partial: unlimited holds $big MB, 1/2x $small MB"
+grep -q "million messages/s" "$TMP/cpu-partial/memory.gp" || fail "cpu-partial: memory is not against throughput"
 
 fi
 
 sweep slab-test 150 count=1000 --replicates 1
+grep -q "object size (bytes)" "$TMP/slab-test/metric.gp" || fail "slab-test: the axis label has no unit"
 # SLUB's kmalloc/kfree pair (test 2) is near C2's 97 cycles at 512 bytes
 t2=$(mean slab-test alloc_cycles policy=slub "test=2 alloc/free" size=512)
 python3 -c "import sys; sys.exit(0 if 70 < $t2 < 130 else 1)" || fail "slab-test: SLUB test 2 at 512 is $t2 cycles"
