@@ -78,7 +78,10 @@ cmp -s "$TMP/k/summary.json" "$TMP/j1/summary.json" || fail "the resumed summary
 
 # MPI: rank 0 writes, ranks 1-2 run; the same summary again
 if [ -n "${SLABSIM_MPI:-}" ] && [ -x "${SLABSIM_MPI:-}" ] && command -v mpirun > /dev/null; then
+	# CI runs as root in a container: allow root, and no ptrace-based
+	# single-copy between ranks (containers often forbid it)
 	export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+	export OMPI_MCA_btl_vader_single_copy_mechanism=none
 	mpirun -n 3 --oversubscribe "$SLABSIM_MPI" sweep "$EXP" $LOOPS --out "$TMP/mpi" \
 		> "$TMP/mpi.out" 2>&1 || fail "mpirun sweep failed: $(tail -5 "$TMP/mpi.out")"
 	grep -q "2 MPI ranks working" "$TMP/mpi.out" || fail "the MPI sweep did not spread over ranks"
