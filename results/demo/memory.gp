@@ -1,4 +1,4 @@
-# slabsim: slab memory against the main metric (the cost of caching). Edit and re-run: gnuplot memory.gp (in this folder)
+# slabsim: slab memory against throughput (the cost of caching). Edit and re-run: gnuplot memory.gp (in this folder)
 set terminal pngcairo size 1000,600 font ',10'
 set output 'memory.png'
 set termoption noenhanced
@@ -17,7 +17,7 @@ set linetype 9 lc rgb '#bcbd22' lw 1.5
 set linetype 10 lc rgb '#7f7f7f' lw 1.5
 set linetype cycle 10
 set title "tigerton-min-objects: tigerton, slub, hackbench 100 process, loops=100 (3 replicates, 95% CI)"
-set xlabel "time (simulated s)"
+set xlabel "hackbench throughput (million messages/s)"
 set ylabel 'slab memory, peak (MB)'
 set yrange [0:*]
 plot 'memory.dat' index 0 using 1:3:2:4 with xyerrorbars pt 7 ps 0.6 lc 1 title "all", '' index 0 using 1:3:5 with labels offset 0.8,0.6 font ',7' tc lt 1 notitle

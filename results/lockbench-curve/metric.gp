@@ -17,7 +17,7 @@ set linetype 9 lc rgb '#bcbd22' lw 1.5
 set linetype 10 lc rgb '#7f7f7f' lw 1.5
 set linetype cycle 10
 set title "lockbench-curve: nehalem-ex, slub, lockbench think=2000 hold=200 duration_us=20000 (2 replicates, 95% CI)"
-set xlabel "cpus"
+set xlabel "CPUs taking the lock (packed: socket 0 first)"
 set ylabel "lock acquisitions per second (millions)"
 set yrange [0:*]
 set autoscale xfix

@@ -17,7 +17,7 @@ set linetype 9 lc rgb '#bcbd22' lw 1.5
 set linetype 10 lc rgb '#7f7f7f' lw 1.5
 set linetype cycle 10
 set title "slab-test: core2-ep, slab_test (2 replicates, 95% CI)"
-set xlabel "size"
+set xlabel "object size (bytes)"
 set ylabel "CPU time spinning on locks (%)"
 set yrange [0:*]
 set autoscale xfix

@@ -1,0 +1,26 @@
+# slabsim: CPU time spinning on locks (%). Edit and re-run: gnuplot lock-wait.gp (in this folder)
+set terminal pngcairo size 1000,600 font ',10'
+set output 'lock-wait.png'
+set termoption noenhanced
+set datafile missing '?'
+set grid
+set key outside right top
+set linetype 1 lc rgb '#1f77b4' lw 1.5
+set linetype 2 lc rgb '#ff7f0e' lw 1.5
+set linetype 3 lc rgb '#2ca02c' lw 1.5
+set linetype 4 lc rgb '#d62728' lw 1.5
+set linetype 5 lc rgb '#9467bd' lw 1.5
+set linetype 6 lc rgb '#8c564b' lw 1.5
+set linetype 7 lc rgb '#e377c2' lw 1.5
+set linetype 8 lc rgb '#17becf' lw 1.5
+set linetype 9 lc rgb '#bcbd22' lw 1.5
+set linetype 10 lc rgb '#7f7f7f' lw 1.5
+set linetype cycle 10
+set title "cpu-partial: SLUB 3.2, hackbench 100 process, loops=100 (3 replicates, 95% CI)"
+set xlabel "cpu_partial x default"
+set ylabel "CPU time spinning on locks (%)"
+set yrange [0:*]
+set autoscale xfix
+set offsets graph 0.03, graph 0.03, 0, 0
+plot 'lock-wait.dat' index 0 using 1:2:3 with yerrorlines lc 1 pt 7 ps 0.6 title "tigerton", \
+     'lock-wait.dat' index 1 using 1:2:3 with yerrorlines lc 2 pt 7 ps 0.6 title "nehalem-ex"
