@@ -66,8 +66,8 @@ int cmd_merge(int argc, char **argv)
 	snprintf(path, sizeof(path), "%s/runs.jsonl", out);
 	int fd = -1;
 	if (!status) {
-		if (mkdir(out, 0777) < 0 && errno != EEXIST)
-			status = cli_usage_error("merge: cannot create %s: %s", out, strerror(errno));
+		if (sweep_make_dirs(out, &err) < 0)
+			status = cli_usage_error("merge: %s", err.msg);
 		else if (sweep_write_meta(out, &e, NULL, &err) < 0)
 			status = cli_usage_error("merge: %s", err.msg);
 		else if ((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0666)) < 0)

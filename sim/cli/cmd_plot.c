@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "engine/json_in.h"
 #include "report/sweep_plot.h"
 
 static const char plot_help[] =
@@ -45,19 +46,11 @@ int cmd_plot(int argc, char **argv)
 	if (len > 13 && !strcmp(folder + len - 13, "/summary.json"))
 		folder[len - 13] = 0;
 	snprintf(path, sizeof(path), "%s/summary.json", folder);
-	FILE *f = fopen(path, "r");
-	if (!f)
+	size_t size;
+	char *text = file_read_text(path, &size);
+	if (!text)
 		return cli_usage_error("plot: %s: no summary.json (is it a sweep's results folder?)",
 				       folder);
-	fseek(f, 0, SEEK_END);
-	long size = ftell(f);
-	rewind(f);
-	char *text = malloc((size_t)size + 1);
-	size_t got = text ? fread(text, 1, (size_t)size, f) : 0;
-	fclose(f);
-	if (!text)
-		return cli_usage_error("out of memory");
-	text[got] = 0;
 	cJSON *s = cJSON_Parse(text);
 	free(text);
 	if (!s)

@@ -1,6 +1,7 @@
 /* experiment.c - reading an experiment file: every key checked against the
  * schema (configs/README.md), every mistake named by its key path. */
 #include "experiment_int.h"
+#include "engine/json_in.h"
 
 #include <errno.h>
 #include <math.h>
@@ -215,26 +216,10 @@ out:
 int experiment_load(struct experiment *e, const char *path, struct sim_err *err)
 {
 	memset(e, 0, sizeof(*e));
-	FILE *f = fopen(path, "r");
-	if (!f)
+	size_t len;
+	char *text = file_read_text(path, &len);
+	if (!text)
 		return sim_fail(err, "cannot read experiment %s: %s", path, strerror(errno));
-	char *text = NULL;
-	size_t len = 0, cap = 0;
-	for (;;) {
-		if (len + 4096 + 1 > cap) {
-			cap = cap ? 2 * cap : 65536;
-			char *t = realloc(text, cap);
-			if (!t)
-				abort();
-			text = t;
-		}
-		size_t got = fread(text + len, 1, 4096, f);
-		len += got;
-		if (got < 4096)
-			break;
-	}
-	fclose(f);
-	text[len] = 0;
 	int rc = experiment_parse(e, path, text, err);
 	free(text);
 	return rc;

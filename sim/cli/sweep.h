@@ -52,6 +52,9 @@ int runs_append(int fd, const char *line, struct sim_err *err);
 int sweep_finish(const char *dir, const struct experiment *e, cJSON **runs, bool no_plot,
 		 const char *format, struct sim_err *err);
 
+/* mkdir -p DIR. */
+int sweep_make_dirs(const char *dir, struct sim_err *err);
+
 /* DIR/sweep.json and DIR/experiment.json: what a results folder came from. */
 int sweep_write_meta(const char *dir, const struct experiment *e, const char *shard,
 		     struct sim_err *err);

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "engine/json_in.h"
 #include "sweep.h"
 
 static int parse_count(const char *s, int min, int max, int *out)
@@ -110,14 +111,12 @@ static void dir_digest(const char *dir, char *out, size_t size)
 	char path[4200];
 	snprintf(path, sizeof(path), "%s/sweep.json", dir);
 	out[0] = 0;
-	FILE *f = fopen(path, "r");
-	if (!f)
+	size_t len;
+	char *text = file_read_text(path, &len);
+	if (!text)
 		return;
-	char buf[65536];
-	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = 0;
-	cJSON *m = cJSON_Parse(buf);
+	cJSON *m = cJSON_Parse(text);
+	free(text);
 	const char *d = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(m, "digest"));
 	snprintf(out, size, "%s", d ? d : "?");
 	cJSON_Delete(m);
@@ -139,23 +138,6 @@ static void clean_tmpdir(const char *tmpdir)
 	closedir(d);
 }
 
-static int make_dirs(const char *dir, struct sim_err *err)
-{
-	char p[4096];
-	snprintf(p, sizeof(p), "%s", dir);
-	for (char *s = p + 1; *s; s++) {
-		if (*s != '/')
-			continue;
-		*s = 0;
-		if (mkdir(p, 0777) < 0 && errno != EEXIST)
-			return sim_fail(err, "cannot create %s: %s", p, strerror(errno));
-		*s = '/';
-	}
-	if (mkdir(p, 0777) < 0 && errno != EEXIST)
-		return sim_fail(err, "cannot create %s: %s", p, strerror(errno));
-	return 0;
-}
-
 int sweep_open_dir(struct sweep_opts *o, const struct experiment *e, cJSON **runs, int *fd,
 		   struct sim_err *err)
 {
@@ -171,7 +153,7 @@ int sweep_open_dir(struct sweep_opts *o, const struct experiment *e, cJSON **run
 		return sim_fail(err, "--resume: %s holds another experiment's results (or other "
 				"NAME=VALUE overrides or --replicates); --force starts it again",
 				o->out);
-	if (make_dirs(o->out, err) < 0 || make_dirs(o->tmpdir, err) < 0)
+	if (sweep_make_dirs(o->out, err) < 0 || sweep_make_dirs(o->tmpdir, err) < 0)
 		return -1;
 	clean_tmpdir(o->tmpdir);
 	if (o->force) {

@@ -8,36 +8,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "engine/json_in.h"
 #include "report/report.h"
 #include "report/summary.h"
 #include "report/sweep_plot.h"
-
-static char *read_all(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return NULL;
-	size_t cap = 65536, n = 0;
-	char *s = malloc(cap);
-	for (size_t got; s && (got = fread(s + n, 1, cap - n - 1, f)) > 0;) {
-		n += got;
-		if (n + 1 == cap) {
-			cap *= 2;
-			char *t = realloc(s, cap);
-			if (!t)
-				free(s);
-			s = t;
-		}
-	}
-	fclose(f);
-	if (!s)
-		abort();
-	s[n] = 0;
-	*len = n;
-	return s;
-}
 
 /* Does this run's "sweep" member belong to experiment E? Its run number. */
 static int run_of(const cJSON *run, const struct experiment *e, const char *digest)
@@ -60,7 +37,7 @@ int runs_load(const char *path, const struct experiment *e, cJSON **runs, bool r
 	      bool prune, struct sim_err *err)
 {
 	size_t len;
-	char *text = read_all(path, &len);
+	char *text = file_read_text(path, &len);
 	if (!text)
 		return errno == ENOENT ? 0 : sim_fail(err, "cannot read %s: %s", path, strerror(errno));
 	char digest[EXP_DIGEST_HEX];
@@ -134,6 +111,23 @@ static int write_text(const char *path, const char *text, struct sim_err *err)
 	return 0;
 }
 
+int sweep_make_dirs(const char *dir, struct sim_err *err)
+{
+	char p[4096];
+	snprintf(p, sizeof(p), "%s", dir);
+	for (char *s = p + 1; *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = 0;
+		if (mkdir(p, 0777) < 0 && errno != EEXIST)
+			return sim_fail(err, "cannot create %s: %s", p, strerror(errno));
+		*s = '/';
+	}
+	if (mkdir(p, 0777) < 0 && errno != EEXIST)
+		return sim_fail(err, "cannot create %s: %s", p, strerror(errno));
+	return 0;
+}
+
 int sweep_write_meta(const char *dir, const struct experiment *e, const char *shard,
 		     struct sim_err *err)
 {
@@ -164,7 +158,7 @@ int sweep_load_dir(const char *dir, struct experiment *e, struct sim_err *err)
 	char path[4096];
 	snprintf(path, sizeof(path), "%s/sweep.json", dir);
 	size_t len;
-	char *text = read_all(path, &len);
+	char *text = file_read_text(path, &len);
 	if (!text)
 		return sim_fail(err, "%s: not a sweep's results folder (no sweep.json)", dir);
 	cJSON *m = cJSON_Parse(text);

@@ -9,16 +9,40 @@
 
 #define JSON_MAX_FILE (16 << 20)
 
-cJSON *json_read_file(const char *path, struct sim_err *err)
+char *file_read_text(const char *path, size_t *len)
 {
 	FILE *f = fopen(path, "rb");
-	if (!f) {
+	if (!f)
+		return NULL;
+	size_t cap = 65536, n = 0;
+	char *s = malloc(cap);
+	for (size_t got; s && (got = fread(s + n, 1, cap - n - 1, f)) > 0;) {
+		n += got;
+		if (n + 1 == cap) {
+			char *t = realloc(s, cap *= 2);
+			if (!t)
+				free(s);
+			s = t;
+		}
+	}
+	fclose(f);
+	if (!s) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	s[n] = 0;
+	*len = n;
+	return s;
+}
+
+cJSON *json_read_file(const char *path, struct sim_err *err)
+{
+	size_t n = 0;
+	char *buf = file_read_text(path, &n);
+	if (!buf && errno != ENOMEM) {
 		sim_fail(err, "%s: cannot open: %s", path, strerror(errno));
 		return NULL;
 	}
-	char *buf = malloc(JSON_MAX_FILE + 1);
-	size_t n = buf ? fread(buf, 1, JSON_MAX_FILE + 1, f) : 0;
-	fclose(f);
 	if (!buf || n > JSON_MAX_FILE) {
 		free(buf);
 		sim_fail(err, "%s: file too large or out of memory", path);

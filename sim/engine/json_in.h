@@ -5,8 +5,13 @@
 
 #include <cjson/cJSON.h>
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "error.h"
+
+/* A whole file as a NUL-terminated string (malloc'ed; its length in *len),
+ * or NULL with errno set. */
+char *file_read_text(const char *path, size_t *len);
 
 /* Parse a whole file; on failure err says where. Free with cJSON_Delete. */
 cJSON *json_read_file(const char *path, struct sim_err *err);

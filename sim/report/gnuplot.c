@@ -30,16 +30,27 @@ int plot_run(const char *path, struct sim_err *err)
 {
 	char script[4096];
 	snprintf(script, sizeof(script), "%s.gp", path);
+	return plot_run_in(NULL, script, err);
+}
+
+int plot_run_in(const char *dir, const char *script, struct sim_err *err)
+{
 	pid_t pid = fork();
 	if (pid < 0)
 		return sim_fail(err, "cannot start gnuplot: %s", strerror(errno));
 	if (pid == 0) {
+		if (dir && chdir(dir) < 0)
+			_exit(126);
 		execlp("gnuplot", "gnuplot", script, (char *)NULL);
 		_exit(127);
 	}
 	int status;
-	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status))
-		return sim_fail(err, "gnuplot %s did not finish", script);
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return sim_fail(err, "gnuplot %s did not finish", script);
+	if (!WIFEXITED(status) || WEXITSTATUS(status) == 126)
+		return sim_fail(err, "gnuplot %s%s%s did not finish", dir ? dir : "", dir ? "/" : "",
+				script);
 	if (WEXITSTATUS(status) == 127)
 		return sim_fail(err, "gnuplot is not installed (make deps installs gnuplot-nox)");
 	if (WEXITSTATUS(status) != 0)

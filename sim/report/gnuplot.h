@@ -13,6 +13,10 @@ FILE *plot_open(const char *path, const char *ext, struct sim_err *err);
 /* Run `gnuplot PATH.gp`; -1 with a message if gnuplot is missing or fails. */
 int plot_run(const char *path, struct sim_err *err);
 
+/* Run `gnuplot SCRIPT` in folder DIR (NULL: here), so the script names its
+ * data and output files relative to itself. */
+int plot_run_in(const char *dir, const char *script, struct sim_err *err);
+
 /* Before a long run: can PATH.dat be written? (It is created empty.) */
 int plot_check(const char *path, struct sim_err *err);
 

@@ -3,14 +3,13 @@
  * that varies; every other varying dimension makes one line (or bar) per
  * combination, and the dimensions with one value go into the title. */
 #include "sweep_plot.h"
+#include "gnuplot.h"
 
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #define MAX_DIMS 10
 #define MAX_SERIES 64
@@ -218,28 +217,9 @@ static void script_head(const struct layout *l, FILE *g, const char *name, const
 
 static int run_gnuplot(const struct layout *l, const char *name, struct sim_err *err)
 {
-	pid_t pid = fork();
-	if (pid < 0)
-		return sim_fail(err, "cannot start gnuplot: %s", strerror(errno));
-	if (pid == 0) {
-		char script[300];
-		snprintf(script, sizeof(script), "%s.gp", name);
-		if (chdir(l->dir) < 0)
-			_exit(126);
-		execlp("gnuplot", "gnuplot", script, (char *)NULL);
-		_exit(127);
-	}
-	int status;
-	while (waitpid(pid, &status, 0) < 0)
-		;
-	if (!WIFEXITED(status) || WEXITSTATUS(status) == 126)
-		return sim_fail(err, "gnuplot %s/%s.gp did not finish", l->dir, name);
-	if (WEXITSTATUS(status) == 127)
-		return sim_fail(err, "gnuplot is not installed (make deps installs gnuplot-nox)");
-	if (WEXITSTATUS(status))
-		return sim_fail(err, "gnuplot %s/%s.gp failed (exit %d)", l->dir, name,
-				WEXITSTATUS(status));
-	return 0;
+	char script[300];
+	snprintf(script, sizeof(script), "%s.gp", name);
+	return plot_run_in(l->dir, script, err);
 }
 
 /* A metric against x: lines with error bars (numeric x) or clustered bars
