@@ -117,6 +117,8 @@ int kernel_init(struct kernel *k, struct engine *eng, struct hw *hw,
 	k->lock_kind = (enum hw_lock_kind)hw_lock_kind_parse(param_str(params, "spinlock"));
 	k->policy = policy;
 	register_symbols(k);
+	if (kmem_stat_init(&k->kmem, eng->ncpus) < 0)
+		return sim_fail(err, "out of memory");
 	if (load_costs(k, err) < 0)
 		return -1;
 	uint64_t pages = (uint64_t)param_int(params, "node_mem_mb") << (20 - PAGE_SHIFT);
@@ -142,6 +144,7 @@ void kernel_destroy(struct kernel *k)
 		free(k->caches[i]);
 	free(k->caches);
 	free(k->skb);
+	kmem_stat_destroy(&k->kmem);
 	page_alloc_destroy(&k->pa);
 }
 

@@ -12,6 +12,7 @@
 #include "hw/hw.h"
 #include "hw/machine.h"
 #include "hw/spinlock.h"
+#include "kmem_stat.h"
 #include "page_alloc.h"
 #include "sched.h"
 
@@ -58,6 +59,7 @@ struct kernel {
 		sym_alloc_skb, sym_kfree_skb, sym_copy, sym_wake_up, sym_sock_wfree,
 		sym_kmalloc, sym_kmalloc_track, sym_kfree, sym_cache_alloc, sym_cache_free;
 	uint64_t kmalloc_large, kfree_large;
+	struct kmem_stat kmem;		/* perf kmem stat's books, the recorder */
 	struct {			/* the workload's measured window */
 		bool marked[2];
 		uint64_t time[2];

@@ -37,6 +37,10 @@ struct kmem_cache;
 struct slab_obj {
 	uint16_t next;		/* free pointer: next free object, OBJ_NIL at the end */
 	uint8_t live;		/* allocated? (checked on every alloc and free) */
+	uint16_t site;		/* perf kmem: the call site that allocated it */
+	uint16_t cpu;		/* ... on this CPU */
+	uint16_t cache;		/* ... from this cache (the one asked for) */
+	uint32_t bytes_req;	/* ... asking for this many bytes */
 };
 
 struct page {

@@ -136,8 +136,10 @@ static inline struct kmem_cache *real_cache(struct kmem_cache *c)
 	return c->alias ? c->alias : c;
 }
 
-/* Book an allocation: the object must have been free. */
-static void note_alloc(struct kernel *k, struct kmem_cache *c, kaddr_t obj)
+/* Book an allocation: the object must have been free. `c` is the cache
+ * asked for, `site` the caller; perf kmem's books follow. */
+static void note_alloc(struct kernel *k, struct sim_cpu *cpu, struct kmem_cache *c, kaddr_t obj,
+		       uint16_t site, uint32_t bytes_req, int kind)
 {
 	struct kmem_cache *r = real_cache(c);
 	struct page *page = virt_to_head_page(&k->pa, obj);
@@ -153,13 +155,22 @@ static void note_alloc(struct kernel *k, struct kmem_cache *c, kaddr_t obj)
 				 (unsigned long long)obj, (unsigned long long)page->pfn, idx);
 		return;
 	}
-	page->obj[idx].live = 1;
+	struct slab_obj *o = &page->obj[idx];
+	o->live = 1;
+	o->site = site;
+	o->cpu = (uint16_t)cpu->id;
+	o->cache = (uint16_t)c->id;
+	o->bytes_req = bytes_req;
 	c->live++;
 	c->allocs++;
+	kmem_stat_alloc(&k->kmem, c, site, bytes_req, r->size);
+	if (k->kmem.recording)
+		kmem_rec(k, cpu, kind, obj, c, site, bytes_req, r->size);
 }
 
 /* Book a free: the object must be live. Returns false if it is not. */
-static bool note_free(struct kernel *k, struct kmem_cache *c, kaddr_t obj)
+static bool note_free(struct kernel *k, struct sim_cpu *cpu, struct kmem_cache *c, kaddr_t obj,
+		      int kind)
 {
 	struct kmem_cache *r = real_cache(c);
 	struct page *page = virt_to_head_page(&k->pa, obj);
@@ -174,14 +185,22 @@ static bool note_free(struct kernel *k, struct kmem_cache *c, kaddr_t obj)
 				 c->name, (unsigned long long)obj, (unsigned long long)page->pfn, idx);
 		return false;
 	}
-	page->obj[idx].live = 0;
-	c->live--;
-	c->frees++;
+	struct slab_obj *o = &page->obj[idx];
+	struct kmem_cache *asked = o->cache < k->ncaches ? k->caches[o->cache] : c;
+	o->live = 0;
+	asked->live--;
+	asked->frees++;
+	bool other_cpu = o->cpu != cpu->id;
+	bool other_node = other_cpu && k->m->topo[o->cpu].node != k->m->topo[cpu->id].node;
+	kmem_stat_free(&k->kmem, asked, o->site, r->size, other_cpu, other_node);
+	if (k->kmem.recording)
+		kmem_rec(k, cpu, kind, obj, asked, o->site, 0, 0);
 	return true;
 }
 
 kaddr_t kmem_cache_alloc(struct kernel *k, struct sim_cpu *cpu, struct kmem_cache *c)
 {
+	uint16_t site = kmem_site_current(&k->kmem, &k->eng->prof, cpu);
 	int psym = sym_enter(cpu, k->sym_cache_alloc);
 	cpu->in_slab++;
 	kaddr_t obj = k->policy->alloc(k->pstate, real_cache(c), cpu,
@@ -189,13 +208,13 @@ kaddr_t kmem_cache_alloc(struct kernel *k, struct sim_cpu *cpu, struct kmem_cach
 	cpu->in_slab--;
 	sym_exit(cpu, psym);
 	if (obj)
-		note_alloc(k, c, obj);
+		note_alloc(k, cpu, c, obj, site, c->object_size, KMEM_EV_CACHE_ALLOC);
 	return obj;
 }
 
 void kmem_cache_free(struct kernel *k, struct sim_cpu *cpu, struct kmem_cache *c, kaddr_t obj)
 {
-	if (!note_free(k, c, obj))
+	if (!note_free(k, cpu, c, obj, KMEM_EV_CACHE_FREE))
 		return;
 	int psym = sym_enter(cpu, k->sym_cache_free);
 	cpu->in_slab++;
@@ -207,6 +226,7 @@ void kmem_cache_free(struct kernel *k, struct sim_cpu *cpu, struct kmem_cache *c
 static kaddr_t do_kmalloc(struct kernel *k, struct sim_cpu *cpu, size_t size, int sym)
 {
 	struct kmem_cache *c = kmalloc_slab(k, size);
+	uint16_t site = kmem_site_current(&k->kmem, &k->eng->prof, cpu);
 	int psym = sym_enter(cpu, sym);
 	kaddr_t obj = 0;
 	if (c) {
@@ -214,7 +234,7 @@ static kaddr_t do_kmalloc(struct kernel *k, struct sim_cpu *cpu, size_t size, in
 		obj = k->policy->alloc(k->pstate, real_cache(c), cpu, -1);
 		cpu->in_slab--;
 		if (obj)
-			note_alloc(k, c, obj);
+			note_alloc(k, cpu, c, obj, site, (uint32_t)size, KMEM_EV_KMALLOC);
 	} else {	/* kmalloc_large(): straight to the page allocator */
 		unsigned int order = 0;
 		while ((PAGE_SIZE << order) < size)
@@ -223,6 +243,11 @@ static kaddr_t do_kmalloc(struct kernel *k, struct sim_cpu *cpu, size_t size, in
 		if (p) {
 			obj = page_address(p);
 			k->kmalloc_large++;
+			kmem_stat_alloc(&k->kmem, NULL, site, (uint32_t)size,
+					(uint32_t)(PAGE_SIZE << order));
+			if (k->kmem.recording)
+				kmem_rec(k, cpu, KMEM_EV_KMALLOC, obj, NULL, site, (uint32_t)size,
+					 (uint32_t)(PAGE_SIZE << order));
 		}
 	}
 	sym_exit(cpu, psym);
@@ -251,14 +276,19 @@ void kfree(struct kernel *k, struct sim_cpu *cpu, kaddr_t obj)
 	int psym = sym_enter(cpu, k->sym_kfree);
 	if (page->flags & PG_slab) {
 		struct kmem_cache *c = page->slab;
-		if (note_free(k, c, obj)) {
+		if (note_free(k, cpu, c, obj, KMEM_EV_KFREE)) {
 			cpu->in_slab++;
 			k->policy->free(k->pstate, c, cpu, obj);
 			cpu->in_slab--;
 		}
 	} else {	/* put_page() of a kmalloc_large block */
-		__free_pages(&k->pa, cpu, page, (unsigned int)(page->flags & PG_head ? page->order : 0));
+		unsigned int order = (unsigned int)(page->flags & PG_head ? page->order : 0);
+		__free_pages(&k->pa, cpu, page, order);
 		k->kfree_large++;
+		kmem_stat_free(&k->kmem, NULL, KMEM_SITE_NONE, (uint32_t)(PAGE_SIZE << order),
+			       false, false);
+		if (k->kmem.recording)
+			kmem_rec(k, cpu, KMEM_EV_KFREE, obj, NULL, KMEM_SITE_NONE, 0, 0);
 	}
 	sym_exit(cpu, psym);
 }

@@ -130,6 +130,7 @@ cJSON *report_json(const struct run *r)
 	cJSON_AddItemToObject(root, "profile", profile_json(r, &w));
 	cJSON_AddItemToObject(root, "caches", caches_json(r));
 	cJSON_AddItemToObject(root, "locks", locks_json(r));
+	cJSON_AddItemToObject(root, "kmem", report_kmem_json(r));
 	cJSON *mem = cJSON_AddObjectToObject(root, "memory");
 	cJSON_AddNumberToObject(mem, "slab_bytes_peak", (double)(r->k.pa.slab_pages_peak * PAGE_SIZE));
 	cJSON_AddNumberToObject(mem, "slab_bytes_end", (double)(r->k.pa.slab_pages * PAGE_SIZE));

@@ -34,6 +34,10 @@ int report_profile_rows(const struct run *r, const struct run_window *w,
 cJSON *report_cache_geometry(const struct kernel *k, struct kmem_cache *c);
 
 void report_text(FILE *out, const struct run *r, int profile_rows);
+
+/* perf kmem stat: the top `rows` call sites and caches, and the SUMMARY. */
+void report_kmem_text(FILE *out, const struct run *r, int rows);
+cJSON *report_kmem_json(const struct run *r);
 cJSON *report_json(const struct run *r);
 
 /* Write JSON to path through a temporary file and rename(). */

@@ -140,5 +140,6 @@ void report_text(FILE *out, const struct run *r, int profile_rows)
 	print_caches(out, r);
 	print_locks(out, r);
 	print_profile(out, r, &w, profile_rows);
+	report_kmem_text(out, r, 10);
 	fprintf(out, "\ninvariants: %s\n", r->invariants_ok ? "ok" : r->invariants_msg);
 }
