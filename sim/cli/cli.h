@@ -10,6 +10,10 @@ int cmd_bench(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
+int cmd_trace(int argc, char **argv);
+
+/* `slabsim run`, also recording every kmem event into `record` if not NULL. */
+int cmd_run_record(int argc, char **argv, const char *record);
 
 /* Print "slabsim: <msg>" to stderr and return 2. */
 int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "report/gnuplot.h"
@@ -47,9 +48,32 @@ static int parse_u64(const char *s, uint64_t *out)
 	return 0;
 }
 
+/* Write what the run allocated and freed as an ftrace kmem trace, through a
+ * temporary file renamed into place. */
+static int write_record(struct run *r, const char *path, struct sim_err *err)
+{
+	char tmp[4200];
+	snprintf(tmp, sizeof(tmp), "%s.tmp%d", path, (int)getpid());
+	FILE *f = fopen(tmp, "w");
+	if (!f)
+		return sim_fail(err, "%s: %s", tmp, strerror(errno));
+	int rc = kmem_rec_write(&r->k, f);
+	if (fclose(f) != 0 || rc < 0 || rename(tmp, path) != 0) {
+		int e = errno;
+		unlink(tmp);
+		return sim_fail(err, "%s: %s", path, strerror(e));
+	}
+	return 0;
+}
+
 int cmd_run(int argc, char **argv)
 {
-	struct run_config cfg = { .seed = 1 };
+	return cmd_run_record(argc, argv, NULL);
+}
+
+int cmd_run_record(int argc, char **argv, const char *record)
+{
+	struct run_config cfg = { .seed = 1, .record = record != NULL };
 	const char *json = NULL, *plot = NULL;
 	const char **assign = calloc((size_t)argc + 1, sizeof(*assign));
 	int rows = 25;
@@ -161,6 +185,11 @@ missing:
 			}
 			if (plot && rc == 0 && r->wl->plot(r->wstate, plot, &err) < 0)
 				status = cli_usage_error("%s", err.msg);
+			if (record && write_record(r, record, &err) < 0)
+				status = cli_usage_error("%s", err.msg);
+			else if (record)
+				fprintf(stderr, "slabsim: %llu kmem events written to %s\n",
+					(unsigned long long)r->k.kmem.nrec, record);
 		}
 	}
 	run_free(r);

@@ -20,6 +20,8 @@ static const char usage[] =
 	"  plot    RESULTS [--format png|svg]: draw a results folder's plots\n"
 	"  list    machines|policies|workloads|params\n"
 	"  show    machine NAME | policy NAME [-m MACHINE] [NAME=VALUE ...] [--json FILE]\n"
+	"  trace   record -o FILE [run options]: a run's kmem events as an ftrace trace\n"
+	"          replay FILE -m MACHINE -p POLICY: replay a captured kmem trace\n"
 	"  bench   speed of the engine: events/s, fiber switch, ordering-rule hand-over\n"
 	"\n"
 	"`slabsim COMMAND --help` describes each command. Exit status: 0 done,\n"
@@ -57,8 +59,10 @@ int main(int argc, char **argv)
 		return cmd_merge(argc - 1, argv + 1);
 	if (!strcmp(cmd, "plot"))
 		return cmd_plot(argc - 1, argv + 1);
+	if (!strcmp(cmd, "trace"))
+		return cmd_trace(argc - 1, argv + 1);
 	if (!strcmp(cmd, "bench"))
 		return cmd_bench(argc - 1, argv + 1);
-	return cli_usage_error("unknown command '%s'; commands: run sweep merge plot list show bench "
+	return cli_usage_error("unknown command '%s'; commands: run sweep merge plot list show trace bench "
 			       "(slabsim --help)", cmd);
 }

@@ -150,7 +150,10 @@ int run_build(struct run *r, struct sim_err *err)
 
 int run_execute(struct run *r, struct sim_err *err)
 {
-	if (run_build(r, err) < 0 || r->wl->start(&r->k, &r->wparams, &r->wstate, err) < 0)
+	if (run_build(r, err) < 0)
+		return -1;
+	r->k.kmem.recording = r->cfg.record;
+	if (r->wl->start(&r->k, &r->wparams, &r->wstate, err) < 0)
 		return -1;
 	double t0 = now_seconds();
 	engine_run(&r->eng);

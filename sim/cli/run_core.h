@@ -23,6 +23,7 @@ struct run_config {
 	const char **assign;	/* NAME=VALUE */
 	int nassign;
 	bool compare;		/* print published figures beside the workload's */
+	bool record;		/* keep every kmem event (slabsim trace record) */
 };
 
 struct run {

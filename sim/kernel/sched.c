@@ -112,7 +112,7 @@ void sched_preempt_point(struct task *t)
 		run_pending_work(t);
 	if (cpu->clock >= rq->next_balance)
 		load_balance(s, cpu, false);
-	if (rq->need_resched || (cpu->clock >= rq->slice_end && rq->nheap > 0))
+	if (rq->need_resched || (cpu->clock >= rq->slice_end && rq->nheap > 0 && !t->rt))
 		schedule(t);
 }
 
@@ -166,7 +166,9 @@ void check_preempt(struct sched *s, struct rq *rq, struct task *p, uint64_t now)
 		return;
 	}
 	update_curr(rq, now);
-	if (p->vruntime + s->wakeup_granularity < rq->curr->vruntime)
+	if (rq->curr->rt)	/* SCHED_RR: runs until it blocks (timeslice 100 ms) */
+		return;
+	if (p->rt || p->vruntime + s->wakeup_granularity < rq->curr->vruntime)
 		rq->need_resched = true;
 }
 

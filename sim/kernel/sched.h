@@ -34,6 +34,8 @@ struct task {
 	char comm[16];
 	int cpu;			/* the CPU it runs on, or last ran on */
 	int pinned;			/* the only CPU it may run on, or -1 */
+	bool rt;			/* SCHED_RR of one priority: a wake-up or a slice end
+					 * never preempts it; it preempts other tasks */
 	enum task_state state;
 	bool on_rq;			/* runnable, waiting in a run queue */
 	bool on_cpu;			/* some CPU's current task */
@@ -120,6 +122,10 @@ struct task *task_create_pinned(struct sched *s, struct task *creator, task_fn f
 
 /* schedule(): give up the CPU. The caller sets t->state first to sleep. */
 void schedule(struct task *t);
+
+/* schedule_timeout(): sleep until simulated time `when` (cycles); returns at
+ * once if that has passed. A timer on t's CPU wakes it. */
+void schedule_timeout_until(struct task *t, uint64_t when);
 
 /* A preemption point (return to user space): reschedule if asked to. */
 void sched_preempt_point(struct task *t);

@@ -471,6 +471,14 @@ static int load_lines(struct loader *ld, const char *text, size_t len)
 	return 0;
 }
 
+/* Replace what is not printable ASCII: names go into reports and JSON. */
+static void make_printable(char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || (unsigned char)*s > 0x7e)
+			*s = '?';
+}
+
 /* Parse and match a trace held in memory (see trace_load.h). */
 int trace_load_text(const char *name, const char *text, size_t len, struct trace *tr,
 		    struct sim_err *err)
@@ -484,6 +492,10 @@ int trace_load_text(const char *name, const char *text, size_t len, struct trace
 	if (!rc)
 		infer_preexisting(&ld);
 	loader_free(&ld);
+	for (uint32_t i = 0; !rc && i < tr->nsites; i++)
+		make_printable(tr->sites[i]);
+	for (uint32_t i = 0; !rc && i < tr->ncaches; i++)
+		make_printable(tr->caches[i].name);
 	if (rc == -2)
 		sim_fail(err, "%s: more than %u lines", tr->path, UINT32_MAX - 2);
 	else if (rc)

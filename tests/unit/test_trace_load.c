@@ -733,14 +733,14 @@ static void test_real_slab(void **state)
 {
 	(void)state;
 	static const uint64_t kinds[TR_NKINDS] = { 2088, 5561, 354, 2455 };
-	check_real("../shared/traces/kmem_SLAB.log", kinds, 244, 2, 10469);
+	check_real("tests/cli/data/traces/kmem_SLAB.log", kinds, 244, 2, 10469);
 }
 
 static void test_real_slub(void **state)
 {
 	(void)state;
 	static const uint64_t kinds[TR_NKINDS] = { 2211, 6432, 428, 2469 };
-	check_real("../shared/traces/kmem_SLUB.log", kinds, 274, 11, 11551);
+	check_real("tests/cli/data/traces/kmem_SLUB.log", kinds, 274, 11, 11551);
 }
 
 /* xorshift64*: a fixed-seed generator, for a reproducible fuzz. */
