@@ -7,12 +7,16 @@ extern const struct workload hackbench_workload;
 extern const struct workload pingpong_workload;
 extern const struct workload lockbench_workload;
 extern const struct workload slab_test_workload;
+extern const struct workload mix_workload;
+extern const struct workload kbuild_workload;
 
 const struct workload *const workloads[] = {
 	&hackbench_workload,
 	&pingpong_workload,
 	&lockbench_workload,
 	&slab_test_workload,
+	&mix_workload,
+	&kbuild_workload,
 	NULL,
 };
 
