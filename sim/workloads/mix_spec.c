@@ -141,7 +141,8 @@ static int read_lifetime(const struct rd *c, const cJSON *o, const char *where,
 	if (check_keys(c, o, where, dist_keys[d]) < 0)
 		return -1;
 	char need[96];
-	snprintf(need, sizeof(need), "%s needs %s", dist, dist_keys[d] + 5);
+	snprintf(need, sizeof(need), "%s needs %s%s%s", dist, dist_a[d], dist_b[d] ? " and " : "",
+		 dist_b[d] ? dist_b[d] : "");
 	if (get_number(c, o, where, dist_a[d], need, false, &l->a) < 0)
 		return -1;
 	if (dist_b[d] && get_number(c, o, where, dist_b[d], need, false, &l->b) < 0)
@@ -170,7 +171,7 @@ static int read_cache(const struct rd *c, const cJSON *o, const char *where,
 	cs->kmalloc = cJSON_IsTrue(km);
 	if (size < 1 || size > MIX_MAX_SIZE)
 		return bad(c, join(path, sizeof(path), where, "size"),
-			   "must be 1 to %u bytes (4 MiB), not %g", MIX_MAX_SIZE, size);
+			   "must be 1 to %u bytes (4 MiB), not %.0f", MIX_MAX_SIZE, size);
 	cs->size = (unsigned int)size;
 	const cJSON *lt = cJSON_GetObjectItemCaseSensitive(o, "lifetime");
 	join(path, sizeof(path), where, "lifetime");
@@ -315,6 +316,8 @@ int mix_spec_parse(struct mix_spec *s, const char *file, const char *text, size_
 {
 	struct rd c = { file, err };
 	memset(s, 0, sizeof(*s));
+	if (!len)
+		return bad(&c, "", "empty (expected a JSON object {\"caches\": [...]})");
 	cJSON *root = cJSON_ParseWithLength(text, len);
 	if (!root) {
 		const char *at = cJSON_GetErrorPtr();
