@@ -46,8 +46,8 @@ static int mix_wl_start(struct kernel *k, const struct param_set *ps, void **sta
 		return sim_fail(err, "out of memory");
 	int rc = mix_spec_read(spec, file, err);
 	if (rc == 0)
-		rc = mix_start(k, spec, (int)param_int(ps, "tasks"), param_double(ps, "duration_ms"),
-			       &mix_names, state, err);
+		rc = mix_start(k, spec, file, (int)param_int(ps, "tasks"),
+			       param_double(ps, "duration_ms"), &mix_names, state, err);
 	free(spec);
 	return rc;
 }

@@ -82,11 +82,12 @@ struct mix {
 	uint64_t alloc_failures;
 };
 
-/* Create (or find) the caches of `spec`, place `tasks` tasks (0: the
- * spec's, else one per CPU) and start them; they allocate for
- * `duration_ms` simulated milliseconds. */
-int mix_start(struct kernel *k, const struct mix_spec *spec, int tasks, double duration_ms,
-	      const struct mix_names *names, void **state, struct sim_err *err);
+/* Create (or find) the caches of `spec` (read from `who`, which messages
+ * name), place `tasks` tasks (0: the spec's, else one per CPU) and start
+ * them; they allocate for `duration_ms` simulated milliseconds. */
+int mix_start(struct kernel *k, const struct mix_spec *spec, const char *who, int tasks,
+	      double duration_ms, const struct mix_names *names, void **state,
+	      struct sim_err *err);
 
 /* The workload hooks both workloads share (mix_report.c). */
 void mix_result(void *state, struct workload_result *r);

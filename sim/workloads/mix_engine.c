@@ -288,7 +288,7 @@ static int place_tasks(struct mix *mx)
 
 /* kmem_cache_create() of the mix's caches, or the kernel's cache of that
  * name if it has one (its object size must match). */
-static int setup_caches(struct mix *mx, struct sim_err *err)
+static int setup_caches(struct mix *mx, const char *who, struct sim_err *err)
 {
 	struct kernel *k = mx->k;
 	double total = 0, cum = 0;
@@ -307,8 +307,8 @@ static int setup_caches(struct mix *mx, struct sim_err *err)
 			if (!strcmp(k->caches[j]->name, cs->name))
 				mc->kc = k->caches[j];
 		if (mc->kc && mc->kc->object_size != cs->size)
-			return sim_fail(err, "%s: cache '%s' exists with object size %u, the "
-					"description says %u", mx->names->workload, cs->name,
+			return sim_fail(err, "%s: caches[%d].size: the kernel's cache '%s' has "
+					"objects of %u bytes, not %u", who, i, cs->name,
 					mc->kc->object_size, cs->size);
 		if (!mc->kc) {
 			mc->kc = kmem_cache_create(k, cs->name, cs->size, 0, cs->flags, err);
@@ -321,8 +321,9 @@ static int setup_caches(struct mix *mx, struct sim_err *err)
 	return 0;
 }
 
-int mix_start(struct kernel *k, const struct mix_spec *spec, int tasks, double duration_ms,
-	      const struct mix_names *names, void **state, struct sim_err *err)
+int mix_start(struct kernel *k, const struct mix_spec *spec, const char *who, int tasks,
+	      double duration_ms, const struct mix_names *names, void **state,
+	      struct sim_err *err)
 {
 	struct mix *mx = calloc(1, sizeof(*mx));
 	if (!mx)
@@ -339,7 +340,7 @@ int mix_start(struct kernel *k, const struct mix_spec *spec, int tasks, double d
 		mix_destroy(mx);
 		return sim_fail(err, "out of memory for %d %s tasks", mx->ntasks, names->workload);
 	}
-	if (setup_caches(mx, err) < 0) {
+	if (setup_caches(mx, who, err) < 0) {
 		mix_destroy(mx);
 		return -1;
 	}

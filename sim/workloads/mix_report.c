@@ -86,6 +86,8 @@ void mix_print(void *state, FILE *out, bool compare)
 {
 	(void)compare;
 	struct mix *mx = state;
+	if (*mx->spec.description)
+		fprintf(out, "# %s\n", mx->spec.description);
 	fprintf(out, "%-20s %8s %-18s %10s %10s %10s %11s %11s\n", "cache", "size", "slab cache",
 		"allocs", "local", "remote_cpu", "remote_node", "unavailable");
 	for (int i = 0; i < mx->ncaches; i++) {

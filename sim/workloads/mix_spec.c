@@ -372,3 +372,21 @@ double mix_lifetime_mean_us(const struct mix_lifetime *l)
 		return l->a;
 	}
 }
+
+void mix_lifetime_describe(const struct mix_lifetime *l, char *buf, size_t size)
+{
+	switch (l->dist) {
+	case MIX_EXPONENTIAL:
+		snprintf(buf, size, "exponential mean %g us", l->a);
+		break;
+	case MIX_LOGNORMAL:
+		snprintf(buf, size, "lognormal median %g us sigma %g", l->a, l->b);
+		break;
+	case MIX_PARETO:
+		snprintf(buf, size, "pareto shape %g min %g us", l->a, l->b);
+		break;
+	default:
+		snprintf(buf, size, "fixed %g us", l->a);
+		break;
+	}
+}

@@ -72,6 +72,9 @@ double mix_lifetime_us(const struct mix_lifetime *l, gsl_rng *r);
 /* The mean lifetime in microseconds (infinite for pareto with shape <= 1). */
 double mix_lifetime_mean_us(const struct mix_lifetime *l);
 
+/* "lognormal median 500 us sigma 2" into buf. */
+void mix_lifetime_describe(const struct mix_lifetime *l, char *buf, size_t size);
+
 extern const char *const mix_dist_names[MIX_NDIST];
 
 #endif

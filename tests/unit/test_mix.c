@@ -25,7 +25,8 @@ static const char good[] =
 	"      \"remote_cpu\": 0.10, \"remote_node\": 0.05 },\n"
 	"    { \"name\": \"buf\", \"size\": 700, \"kmalloc\": true, \"rate\": 50000,\n"
 	"      \"lifetime\": { \"dist\": \"lognormal\", \"median_us\": 100, \"sigma\": 1.0 } },\n"
-	"    { \"name\": \"f\", \"size\": 8, \"rate\": 1, \"lifetime\": { \"dist\": \"fixed\", \"us\": 0 } },\n"
+	"    { \"name\": \"f\", \"size\": 8, \"rate\": 1,\n"
+	"      \"lifetime\": { \"dist\": \"fixed\", \"us\": 0 } },\n"
 	"    { \"name\": \"p\", \"size\": 4194304, \"rate\": 1,\n"
 	"      \"lifetime\": { \"dist\": \"pareto\", \"shape\": 1.5, \"min_us\": 10 } } ] }\n";
 
