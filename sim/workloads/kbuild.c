@@ -131,6 +131,7 @@ static void kbuild_spec(struct mix_spec *s, double rate, int nodes)
 	}
 }
 
+/* kbuild takes only NAME=VALUE parameters. */
 static int kbuild_parse(struct param_set *ps, int argc, char **argv, struct sim_err *err)
 {
 	if (argc > 1)
@@ -139,6 +140,7 @@ static int kbuild_parse(struct param_set *ps, int argc, char **argv, struct sim_
 	return 0;
 }
 
+/* Build the mix for this machine, check it as a file would be, start it. */
 static int kbuild_start(struct kernel *k, const struct param_set *ps, void **state,
 			struct sim_err *err)
 {

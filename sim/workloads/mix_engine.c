@@ -321,6 +321,7 @@ static int setup_caches(struct mix *mx, const char *who, struct sim_err *err)
 	return 0;
 }
 
+/* The mix's state, its caches, and one pinned task per slot of the placement. */
 int mix_start(struct kernel *k, const struct mix_spec *spec, const char *who, int tasks,
 	      double duration_ms, const struct mix_names *names, void **state,
 	      struct sim_err *err)

@@ -13,6 +13,7 @@ static const char *const how_names[MIX_NHOW] = {
 	"local", "remote_cpu", "remote_node", "remote_unavailable",
 };
 
+/* Allocations over every cache of the mix. */
 static uint64_t total_allocs(const struct mix *mx)
 {
 	uint64_t n = 0;
@@ -21,6 +22,7 @@ static uint64_t total_allocs(const struct mix *mx)
 	return n;
 }
 
+/* Frees of one cache, whoever made them. */
 static uint64_t cache_frees(const struct mix_cache *mc)
 {
 	uint64_t n = 0;
@@ -127,6 +129,7 @@ int mix_check(void *state, struct sim_err *err)
 	return 0;
 }
 
+/* Everything the mix allocated on the host (the caches are the kernel's). */
 void mix_destroy(void *state)
 {
 	struct mix *mx = state;

@@ -192,6 +192,7 @@ static int check_time(const struct rd *c, const char *where, const char *key, do
 	return 0;
 }
 
+/* The parameters of a lifetime, in range for its distribution. */
 static int check_lifetime(const struct rd *c, const char *where, const struct mix_lifetime *l)
 {
 	char path[256];
@@ -260,6 +261,7 @@ static int check_cache(const struct rd *c, const struct mix_spec *s, int i)
 	return check_lifetime(c, join(path, sizeof(path), where, "lifetime"), &cs->life);
 }
 
+/* The values of a whole description (types were checked on reading). */
 static int check_spec(const struct rd *c, const struct mix_spec *s)
 {
 	if (s->tasks < 0 || s->tasks > MIX_MAX_TASKS)
