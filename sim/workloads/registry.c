@@ -7,8 +7,10 @@ extern const struct workload hackbench_workload;
 extern const struct workload pingpong_workload;
 extern const struct workload lockbench_workload;
 extern const struct workload slab_test_workload;
-extern const struct workload trace_workload;
 extern const struct workload oltp_workload;
+extern const struct workload kbuild_workload;
+extern const struct workload mix_workload;
+extern const struct workload trace_workload;
 
 const struct workload *const workloads[] = {
 	&hackbench_workload,
@@ -16,6 +18,8 @@ const struct workload *const workloads[] = {
 	&lockbench_workload,
 	&slab_test_workload,
 	&oltp_workload,
+	&kbuild_workload,
+	&mix_workload,
 	&trace_workload,
 	NULL,
 };
