@@ -9,6 +9,14 @@
 #include "kernel/wait.h"
 #include "workload.h"
 
+/* Object sizes of 2.6.25 on x86-64 (struct sizes, as slabinfo's objsize). */
+#define SIZEOF_KIOCB 184		/* struct kiocb */
+#define SIZEOF_BIO 104			/* struct bio */
+#define SIZEOF_BIOVEC_4 64		/* biovec-4: 4 x struct bio_vec (an 8 KB IO) */
+#define SIZEOF_REQUEST 264		/* struct request (blkdev_requests) */
+#define SIZEOF_SCSI_CMND 320		/* struct scsi_cmnd (scsi_cmd_cache) */
+#define SIZEOF_SGPOOL_8 256		/* sgpool-8: 8 x struct scatterlist */
+
 struct oltp;
 
 /* One direct IO in flight: the objects the submit path allocated. */
