@@ -7,12 +7,14 @@ extern const struct workload hackbench_workload;
 extern const struct workload pingpong_workload;
 extern const struct workload lockbench_workload;
 extern const struct workload slab_test_workload;
+extern const struct workload netperf_workload;
 
 const struct workload *const workloads[] = {
 	&hackbench_workload,
 	&pingpong_workload,
 	&lockbench_workload,
 	&slab_test_workload,
+	&netperf_workload,
 	NULL,
 };
 
