@@ -6,10 +6,6 @@
 #include "slab.h"
 #include "policies/policy.h"
 
-#define SMP_CACHE_BYTES 64		/* L1_CACHE_BYTES of a Core 2 / x86_64 build */
-#define SIZEOF_SKB_SHARED_INFO 312	/* x86_64, MAX_SKB_FRAGS 18 (2.6.24-26) */
-#define SKB_DATA_ALIGN(x) (((x) + (SMP_CACHE_BYTES - 1)) & ~(SMP_CACHE_BYTES - 1))
-
 int skb_init(struct kernel *k, struct skb_state *ss, struct sim_err *err)
 {
 	ss->sizeof_sk_buff = (unsigned int)param_int(&k->params, "sizeof_sk_buff");

@@ -19,6 +19,11 @@ struct sk_buff {
 	struct unix_sock *sk;		/* owner: sock_wfree() runs on free */
 };
 
+#define SMP_CACHE_BYTES 64		/* L1_CACHE_BYTES of a Core 2 / x86_64 build */
+#define SIZEOF_SKB_SHARED_INFO 312	/* x86_64, MAX_SKB_FRAGS 18 (2.6.24-26) */
+#define MAX_SKB_FRAGS 18		/* 65536 / PAGE_SIZE + 2 */
+#define SKB_DATA_ALIGN(x) (((x) + (SMP_CACHE_BYTES - 1)) & ~(SMP_CACHE_BYTES - 1))
+
 #define SKB_HEAD_LINES 3		/* lines of struct sk_buff written/read */
 #define SKB_SHINFO_LINES 1		/* skb_shared_info fields touched */
 

@@ -8,6 +8,7 @@ extern const struct workload pingpong_workload;
 extern const struct workload lockbench_workload;
 extern const struct workload slab_test_workload;
 extern const struct workload oltp_workload;
+extern const struct workload netperf_workload;
 extern const struct workload kbuild_workload;
 extern const struct workload mix_workload;
 extern const struct workload trace_workload;
@@ -18,6 +19,7 @@ const struct workload *const workloads[] = {
 	&lockbench_workload,
 	&slab_test_workload,
 	&oltp_workload,
+	&netperf_workload,
 	&kbuild_workload,
 	&mix_workload,
 	&trace_workload,
