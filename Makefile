@@ -146,6 +146,20 @@ valgrind: slabsim
 	  --out /tmp/slabsim-valgrind-merge > /dev/null
 	valgrind --error-exitcode=1 --leak-check=full -q ./slabsim plot /tmp/slabsim-valgrind-merge \
 	  --format svg > /dev/null
+	valgrind --error-exitcode=1 --leak-check=full -q ./slabsim run -m core2-ep -p slub \
+	  -w 'oltp 32' warmup_ms=2 duration_ms=5 > /dev/null
+	valgrind --error-exitcode=1 --leak-check=full -q ./slabsim trace record \
+	  -o /tmp/slabsim-valgrind.trace -m tigerton -p slab -w 'hackbench 1 process 2' > /dev/null 2>&1
+	valgrind --error-exitcode=1 --leak-check=full -q ./slabsim trace replay \
+	  /tmp/slabsim-valgrind.trace -m core2-ep -p slqb cpu_map=spread > /dev/null
+	valgrind --error-exitcode=1 --leak-check=full -q ./slabsim run -m core2-ep -p slub \
+	  -w 'trace tests/cli/data/traces/kmem_SLAB.log' pace=asap > /dev/null
+	valgrind --error-exitcode=1 --leak-check=full -q ./slabsim run -m tigerton -p slab \
+	  -w 'netperf -t TCP_STREAM -l 0.002' > /dev/null
+	valgrind --error-exitcode=1 --leak-check=full -q ./slabsim run -m nehalem-ep -p slqb \
+	  -w 'kbuild duration_ms=5' > /dev/null
+	valgrind --error-exitcode=1 --leak-check=full -q ./slabsim run -m nehalem-ep -p slub \
+	  -w 'mix configs/mix/example.json duration_ms=5' > /dev/null
 
 install: slabsim
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/slabsim/machines

@@ -13,13 +13,11 @@
 #include <gsl/gsl_randist.h>
 
 #include "kernel/slab.h"
+#include "kernel/tcp_loopback.h"
 #include "oltp.h"
 #include "policies/policy.h"
 
-#define MAX_TCP_HEADER 224		/* 128 + MAX_HEADER, reserved by tcp_sendmsg */
-#define SIZEOF_SKB_SHARED_INFO 312
 #define E1000_RX_ALLOC (1522 + 2 + 16)	/* rx_buffer_len + NET_IP_ALIGN + NET_SKB_PAD */
-#define SKB_DATA_ALIGN(x) (((x) + 63u) & ~63u)
 
 /* The cache of that name, or a new one: caches are the kernel's, shared. */
 static struct kmem_cache *cache_get(struct kernel *k, const char *name, unsigned int size,
