@@ -111,6 +111,7 @@ results: slabsim
 	./slabsim sweep configs/cpu-partial.json loops=$(RESULT_LOOPS) --force
 	./slabsim sweep configs/slab-test.json --force
 	./slabsim sweep configs/lockbench-curve.json --force
+	./slabsim sweep configs/oltp-irq.json --force
 
 bench: slabsim
 	./slabsim bench

@@ -47,12 +47,13 @@ static int trace_record(int argc, char **argv)
 	return rc;
 }
 
-/* `trace replay FILE ...`: `run -w 'trace file=FILE' ...`. */
+/* `trace replay FILE ...`: `run -w trace file=FILE ...`, the file as an
+ * argument of its own so that a name with spaces survives. */
 static int trace_replay(int argc, char **argv)
 {
 	if (argc < 2 || argv[1][0] == '-')
 		return cli_usage_error("trace replay: the trace FILE comes first (slabsim trace --help)");
-	size_t len = strlen(argv[1]) + 16;
+	size_t len = strlen(argv[1]) + 8;
 	char *w = malloc(len);
 	char **rest = calloc((size_t)argc + 3, sizeof(*rest));
 	if (!w || !rest) {
@@ -60,10 +61,11 @@ static int trace_replay(int argc, char **argv)
 		free(rest);
 		return cli_usage_error("out of memory");
 	}
-	snprintf(w, len, "trace file=%s", argv[1]);
+	snprintf(w, len, "file=%s", argv[1]);
 	int n = 0;
 	rest[n++] = argv[0];
 	rest[n++] = "-w";
+	rest[n++] = "trace";
 	rest[n++] = w;
 	for (int i = 2; i < argc; i++)
 		rest[n++] = argv[i];

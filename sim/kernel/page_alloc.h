@@ -64,6 +64,7 @@ struct page {
 	uint32_t cmpxchg_seq;		/* SLUB 3.1: bumped by each cmpxchg_double_slab */
 	int32_t slab_idx;		/* SLQB: index in its cache's slab table */
 	int16_t pages, pobjects;	/* SLUB 3.2: a CPU's partial slabs from here on */
+	uint16_t large_site, large_cpu;	/* kmalloc_large head: perf kmem's call site, CPU */
 	struct page *next;		/* SLUB 3.2: the next slab on a CPU's partial list */
 	uint64_t pfn;
 };

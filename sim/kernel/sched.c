@@ -166,7 +166,7 @@ void check_preempt(struct sched *s, struct rq *rq, struct task *p, uint64_t now)
 		return;
 	}
 	update_curr(rq, now);
-	if (rq->curr->rt)	/* SCHED_RR: runs until it blocks (timeslice 100 ms) */
+	if (rq->curr->rt)	/* SCHED_FIFO-like: runs until it blocks */
 		return;
 	if (p->rt || p->vruntime + s->wakeup_granularity < rq->curr->vruntime)
 		rq->need_resched = true;

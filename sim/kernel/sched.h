@@ -34,7 +34,7 @@ struct task {
 	char comm[16];
 	int cpu;			/* the CPU it runs on, or last ran on */
 	int pinned;			/* the only CPU it may run on, or -1 */
-	bool rt;			/* SCHED_RR of one priority: a wake-up or a slice end
+	bool rt;			/* SCHED_FIFO of one priority: a wake-up or a slice end
 					 * never preempts it; it preempts other tasks */
 	enum task_state state;
 	bool on_rq;			/* runnable, waiting in a run queue */

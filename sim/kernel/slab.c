@@ -8,6 +8,9 @@
 
 #include "policies/policy.h"
 
+/* The biggest kmalloc: an order MAX_ORDER-1 block (kmalloc_large, x86-64). */
+#define KMALLOC_LARGE_MAX ((size_t)PAGE_SIZE << (MAX_ORDER - 1))
+
 void slab_page_prepare(struct kernel *k, struct page *page, unsigned int objects)
 {
 	(void)k;
@@ -194,7 +197,8 @@ static bool note_free(struct kernel *k, struct sim_cpu *cpu, struct kmem_cache *
 	bool other_node = other_cpu && k->m->topo[o->cpu].node != k->m->topo[cpu->id].node;
 	kmem_stat_free(&k->kmem, asked, o->site, r->size, other_cpu, other_node);
 	if (k->kmem.recording)
-		kmem_rec(k, cpu, kind, obj, asked, o->site, 0, 0);
+		kmem_rec(k, cpu, kind, obj, asked,
+			 kmem_site_current(&k->kmem, &k->eng->prof, cpu), 0, 0);
 	return true;
 }
 
@@ -235,21 +239,23 @@ static kaddr_t do_kmalloc(struct kernel *k, struct sim_cpu *cpu, size_t size, in
 		cpu->in_slab--;
 		if (obj)
 			note_alloc(k, cpu, c, obj, site, (uint32_t)size, KMEM_EV_KMALLOC);
-	} else {	/* kmalloc_large(): straight to the page allocator */
+	} else if (size <= KMALLOC_LARGE_MAX) {	/* kmalloc_large(): the page allocator */
 		unsigned int order = 0;
-		while ((PAGE_SIZE << order) < size)
+		while (((size_t)PAGE_SIZE << order) < size)
 			order++;
 		struct page *p = alloc_pages_node(&k->pa, cpu, k->m->topo[cpu->id].node, order);
 		if (p) {
+			uint32_t bytes = (uint32_t)((size_t)PAGE_SIZE << order);
 			obj = page_address(p);
+			p->large_site = site;
+			p->large_cpu = (uint16_t)cpu->id;
 			k->kmalloc_large++;
-			kmem_stat_alloc(&k->kmem, NULL, site, (uint32_t)size,
-					(uint32_t)(PAGE_SIZE << order));
+			kmem_stat_alloc(&k->kmem, NULL, site, (uint32_t)size, bytes);
 			if (k->kmem.recording)
 				kmem_rec(k, cpu, KMEM_EV_KMALLOC, obj, NULL, site, (uint32_t)size,
-					 (uint32_t)(PAGE_SIZE << order));
+					 bytes);
 		}
-	}
+	}	/* else: more than the largest order the buddy allocator has, NULL */
 	sym_exit(cpu, psym);
 	return obj;
 }
@@ -283,12 +289,18 @@ void kfree(struct kernel *k, struct sim_cpu *cpu, kaddr_t obj)
 		}
 	} else {	/* put_page() of a kmalloc_large block */
 		unsigned int order = (unsigned int)(page->flags & PG_head ? page->order : 0);
+		unsigned int from = page->large_cpu;
+		bool other_cpu = from != (unsigned int)cpu->id;
+		bool other_node = other_cpu && from < (unsigned int)k->m->ncpus &&
+				  k->m->topo[from].node != k->m->topo[cpu->id].node;
+		uint16_t site = page->large_site;
 		__free_pages(&k->pa, cpu, page, order);
 		k->kfree_large++;
-		kmem_stat_free(&k->kmem, NULL, KMEM_SITE_NONE, (uint32_t)(PAGE_SIZE << order),
-			       false, false);
+		kmem_stat_free(&k->kmem, NULL, site, (uint32_t)((size_t)PAGE_SIZE << order),
+			       other_cpu, other_node);
 		if (k->kmem.recording)
-			kmem_rec(k, cpu, KMEM_EV_KFREE, obj, NULL, KMEM_SITE_NONE, 0, 0);
+			kmem_rec(k, cpu, KMEM_EV_KFREE, obj, NULL,
+				 kmem_site_current(&k->kmem, &k->eng->prof, cpu), 0, 0);
 	}
 	sym_exit(cpu, psym);
 }

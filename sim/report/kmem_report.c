@@ -88,6 +88,8 @@ void report_kmem_text(FILE *out, const struct run *r, int rows)
 	fprintf(out, "Internal fragmentation: %.6f%%\n", frag(t));
 	fprintf(out, "Cross CPU allocations: %llu/%llu\n", (unsigned long long)t->pingpong,
 		(unsigned long long)t->allocs);
+	fprintf(out, "Page allocator (kmalloc_large): %llu allocs, %llu frees\n",
+		(unsigned long long)r->k.kmem.large_allocs, (unsigned long long)r->k.kmem.large_frees);
 }
 
 /* One row as JSON. */
@@ -114,6 +116,8 @@ cJSON *report_kmem_json(const struct run *r)
 	cJSON_AddItemToObject(o, "summary", row_json(NULL, NULL, t));
 	cJSON *s = cJSON_GetObjectItem(o, "summary");
 	cJSON_AddNumberToObject(s, "cross_cpu_allocations", (double)t->pingpong);
+	cJSON_AddNumberToObject(s, "large_allocs", (double)r->k.kmem.large_allocs);
+	cJSON_AddNumberToObject(s, "large_frees", (double)r->k.kmem.large_frees);
 	for (int by_cache = 0; by_cache < 2; by_cache++) {
 		struct kmem_row *v;
 		int n = kmem_rows(&r->k, by_cache, &v);

@@ -313,6 +313,7 @@ static void oltp_destroy(void *state)
 		irq_line_destroy(&o->nic);
 	for (int i = 0; i < o->nev_chunks; i++)
 		free(o->ev_pool_chunks[i]);
+	free(o->ev_pool_chunks);
 	free(o->hba);
 	free(o->io_pool);
 	free(o->procs);

@@ -68,8 +68,8 @@ struct oltp {
 	struct irq_line *hba;		/* nirq_hba lines: per HBA, or per CPU (submitter) */
 	struct irq_line nic;
 	struct oltp_io *io_pool, *io_free;
-	struct oltp_nic_ev *ev_pool_chunks[64], *ev_free;
-	int nev_chunks;
+	struct oltp_nic_ev **ev_pool_chunks, *ev_free;	/* the NIC event pool */
+	int nev_chunks, ev_chunks_cap;
 	uint64_t next_hba;
 	struct hw_lock_class wait_class;
 	bool stop, done;

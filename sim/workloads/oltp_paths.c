@@ -46,8 +46,14 @@ static struct oltp_io *io_get(struct oltp *o)
 static struct oltp_nic_ev *ev_get(struct oltp *o)
 {
 	if (!o->ev_free) {
-		if (o->nev_chunks == 64)
-			return NULL;
+		if (o->nev_chunks == o->ev_chunks_cap) {
+			int cap = o->ev_chunks_cap ? 2 * o->ev_chunks_cap : 8;
+			struct oltp_nic_ev **a = realloc(o->ev_pool_chunks, (size_t)cap * sizeof(*a));
+			if (!a)
+				return NULL;
+			o->ev_pool_chunks = a;
+			o->ev_chunks_cap = cap;
+		}
 		int n = o->clients * 2 + 64;
 		struct oltp_nic_ev *c = calloc((size_t)n, sizeof(*c));
 		if (!c)
@@ -307,6 +313,14 @@ void oltp_send_reply(struct task *t, struct oltp_proc *p)
 	kaddr_t data = head ? __kmalloc_track_caller(k, cpu, dsize + SIZEOF_SKB_SHARED_INFO) : 0;
 	if (!e || !head || !data) {
 		kernel_violation(k, "oltp: out of memory sending a reply");
+		if (data)
+			kfree(k, cpu, data);
+		if (head)
+			kmem_cache_free(k, cpu, o->fclone, head);
+		if (e) {
+			e->next_free = o->ev_free;
+			o->ev_free = e;
+		}
 		sym_exit(cpu, psym);
 		return;
 	}

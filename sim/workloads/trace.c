@@ -123,8 +123,9 @@ static void replay_stream_fn(struct task *t, void *arg)
 	for (uint32_t i = 0; i < s->nops; i++) {
 		const struct trace_op *op = &tr->t.ops[s->ops[i]];
 		if (!tr->asap) {
-			uint64_t at = tr->start +
-				(uint64_t)((double)(op->ts_ns - tr->t.first_ts_ns) * cyc_per_ns);
+			uint64_t rel = op->ts_ns > tr->t.first_ts_ns ?	/* clocks can step back */
+				op->ts_ns - tr->t.first_ts_ns : 0;
+			uint64_t at = tr->start + (uint64_t)((double)rel * cyc_per_ns);
 			uint64_t now = task_cpu(t)->clock;
 			if (now > at && now - at > tr->max_lag)
 				tr->max_lag = now - at;
@@ -415,6 +416,9 @@ static void trace_print(void *state, FILE *out, bool compare)
 	fprintf(out, "  %llu objects allocated before the capture, %llu never freed in it "
 		"(left allocated)\n", (unsigned long long)tr->preallocated,
 		(unsigned long long)live);
+	if (tr->failed_allocs)
+		fprintf(out, "  %llu allocations failed (NULL: bigger than the largest kmalloc, or out "
+			"of memory); their frees were skipped\n", (unsigned long long)tr->failed_allocs);
 }
 
 static int trace_check(void *state, struct sim_err *err)

@@ -67,6 +67,19 @@ grep -q "object size (bytes)" "$TMP/slab-test/metric.gp" || fail "slab-test: the
 t2=$(mean slab-test alloc_cycles policy=slub "test=2 alloc/free" size=512)
 python3 -c "import sys; sys.exit(0 if 70 < $t2 < 130 else 1)" || fail "slab-test: SLUB test 2 at 512 is $t2 cycles"
 
+sweep oltp-irq 16 warmup_ms=5 duration_ms=10 --replicates 1
+# on nehalem-ex three HBA interrupt CPUs cap the spread case; completing on
+# the submitter does not
+sp=$(mean oltp-irq tps machine=nehalem-ex "policy=SLUB 2.6.25" irq=spread)
+su=$(mean oltp-irq tps machine=nehalem-ex "policy=SLUB 2.6.25" irq=submitter)
+python3 -c "import sys; sys.exit(0 if $su > 1.3 * $sp else 1)" ||
+	fail "oltp-irq: submitter ($su tx/s) is not 1.3x spread ($sp tx/s) on nehalem-ex"
+# SLUB 3.2 on core2-ep: same-CPU frees (submitter) halve the slab's share
+sp=$(mean oltp-irq slab machine=core2-ep "policy=SLUB 3.2" irq=spread)
+su=$(mean oltp-irq slab machine=core2-ep "policy=SLUB 3.2" irq=submitter)
+python3 -c "import sys; sys.exit(0 if $su < 0.6 * $sp else 1)" ||
+	fail "oltp-irq: SLUB 3.2's slab share, submitter $su% vs spread $sp%"
+
 sweep lockbench-curve 42 duration_us=500 --replicates 1
 q=$(mean lockbench-curve acquisitions spinlock=queued cpus=64)
 t=$(mean lockbench-curve acquisitions spinlock=ticket cpus=64)

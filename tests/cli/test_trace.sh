@@ -79,6 +79,27 @@ expect_exit 2 "no kmem events" "$SLABSIM" run -m core2-ep -p slub -w "trace $TMP
 expect_exit 2 "no kmem events" "$SLABSIM" run -m core2-ep -p slub -w "trace $TMP/empty.log"
 expect_exit 2 "pace" "$SLABSIM" run -m core2-ep -p slub -w "trace $D/kmem_SLAB.log" pace=slow
 expect_exit 2 "cpu_map=1,x" "$SLABSIM" run -m core2-ep -p slub -w "trace $D/kmem_SLAB.log" cpu_map=1,x
+# kmallocs past the biggest order fail (NULL) as in the kernel; a 100000-byte
+# kmalloc_large is booked by its call site and freed from another CPU; a clock
+# that steps back; a file name with a space is refused with a clear message
+L='kmalloc: call_site=c104de4f'
+F='kfree: call_site=c104e161'
+cat > "$TMP/big.log" <<EOF
+ a-1 [000] .... 1.000000: $L ptr=c1000000 bytes_req=16777216 bytes_alloc=16777216 gfp_flags=GFP_KERNEL
+ a-1 [000] .... 1.000010: $L ptr=c2000000 bytes_req=4294967295 bytes_alloc=4294967295 gfp_flags=GFP_KERNEL
+ a-1 [000] .... 1.000020: $L ptr=c3000000 bytes_req=100000 bytes_alloc=131072 gfp_flags=GFP_KERNEL
+ a-1 [001] .... 0.500000: $F ptr=c3000000
+ a-1 [001] .... 1.000040: $F ptr=c1000000
+EOF
+expect_exit 0 "invariants: ok" "$SLABSIM" trace replay "$TMP/big.log" -m core2-ep -p slub \
+	--json "$TMP/big.json"
+json "$TMP/big.json" "d['result']['failed_allocs'] == 2 and d['kmem']['summary']['large_allocs'] == 1 and d['kmem']['summary']['large_frees'] == 1"
+json "$TMP/big.json" "[c['bytes_alloc'] for c in d['kmem']['callers'] if c['callsite'] == 'c104de4f'] == [131072]"
+json "$TMP/big.json" "d['kmem']['summary']['pingpong'] == 1"
+grep -q "Page allocator (kmalloc_large): 1 allocs, 1 frees" "$TMP/out" || fail "kmem stat: large allocations"
+grep -q "  2 allocations failed (NULL" "$TMP/out" || fail "failed allocations not reported"
+cp "$TMP/big.log" "$TMP/big trace.log"
+expect_exit 2 "has spaces" "$SLABSIM" trace replay "$TMP/big trace.log" -m core2-ep -p slub
 # trace record: a hackbench replays with the same allocations and frees per cache
 expect_exit 0 "kmem events written" "$SLABSIM" trace record -o "$TMP/hb.trace" -m tigerton -p slub \
 	-w 'hackbench 1 process 5' --json "$TMP/hb.json"
@@ -99,6 +120,9 @@ expect_exit 2 "cpu_map=identity" "$SLABSIM" trace replay "$TMP/hb.trace" -m core
 expect_exit 0 "invariants: ok" "$SLABSIM" trace replay "$TMP/hb.trace" -m core2-ep -p slab cpu_map=spread
 expect_exit 2 "-o FILE is required" "$SLABSIM" trace record -m tigerton -p slub -w 'hackbench 1 process 1'
 expect_exit 2 "unknown subcommand" "$SLABSIM" trace play x
+expect_exit 0 "usage: slabsim trace record -o FILE" "$SLABSIM" trace --help
+expect_exit 2 "usage: slabsim trace" "$SLABSIM" trace
+expect_exit 2 "the trace FILE comes first" "$SLABSIM" trace replay -m core2-ep
 # the same replay twice gives the same JSON
 "$SLABSIM" trace replay "$TMP/hb.trace" -m tigerton -p slqb --json "$TMP/r1.json" > /dev/null 2>&1
 "$SLABSIM" trace replay "$TMP/hb.trace" -m tigerton -p slqb --json "$TMP/r2.json" > /dev/null 2>&1
