@@ -48,7 +48,7 @@ static int trace_record(int argc, char **argv)
 }
 
 /* `trace replay FILE ...`: `run -w trace file=FILE ...`, the file as an
- * argument of its own so that a name with spaces survives. */
+ * assignment of its own, not a word of the workload spec to re-split. */
 static int trace_replay(int argc, char **argv)
 {
 	if (argc < 2 || argv[1][0] == '-')
