@@ -17,7 +17,7 @@ CFLAGS   ?= $(OPT) -g
 WARN     := -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter
 CPPFLAGS += -I. -Isim -D_GNU_SOURCE -DSLABSIM_DATADIR=\"$(PREFIX)/share/slabsim\"
 ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) -MMD -MP
-LDLIBS   := -lgsl -lgslcblas -lcjson -lboost_context -lm
+LDLIBS   := -lgsl -lgslcblas -lcjson -lboost_context -lm -ldl
 ifeq ($(MPI),1)
 CC       := mpicc
 CPPFLAGS += -DSLABSIM_MPI
@@ -37,7 +37,7 @@ OBJ_LIB  := $(SRC_LIB:%.c=$(BUILD)/%.o) $(SRC_ASM:%.S=$(BUILD)/%.o)
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all test unit cli-test demo results deps install bench sanitize clean valgrind mpi FORCE
+.PHONY: policy headers all test unit cli-test demo results deps install bench sanitize clean valgrind mpi FORCE
 
 all: slabsim
 
@@ -49,8 +49,10 @@ slabsim: $(BUILD)/slabsim FORCE
 mpi: FORCE
 	$(MAKE) MPI=1 build-mpi/slabsim
 
+# the whole library, its symbols exported: policy modules call into it
 $(BUILD)/slabsim: $(BUILD)/sim/cli/main.o $(BUILD)/libslabsim.a
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -rdynamic -o $@ $< \
+	  -Wl,--whole-archive $(BUILD)/libslabsim.a -Wl,--no-whole-archive $(LDLIBS)
 
 $(BUILD)/libslabsim.a: $(OBJ_LIB)
 	rm -f $@
@@ -67,6 +69,33 @@ $(BUILD)/%.o: %.S
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libslabsim.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -o $@ $< $(BUILD)/libslabsim.a $(LDLIBS) -lcmocka
+
+# The policy API's headers (policies/README.md), laid out as make install
+# puts them in $(PREFIX)/include/slabsim: what a policy module may include.
+API_HDRS := policies/policy.h \
+            $(addprefix sim/engine/,engine.h error.h event_queue.h fiber.h params.h profile.h) \
+            $(addprefix sim/hw/,hw.h machine.h spinlock.h) \
+            $(addprefix sim/kernel/,bitops.h kernel.h kmem_stat.h list.h page_alloc.h sched.h \
+              slab.h workqueue.h)
+API_INC  := $(BUILD)/include/slabsim
+API_OUT  := $(patsubst policies/%,$(API_INC)/%,$(patsubst sim/%,$(API_INC)/%,$(API_HDRS)))
+
+headers: $(API_OUT)
+
+$(API_INC)/%.h: sim/%.h
+	@mkdir -p $(dir $@)
+	cp $< $@
+
+$(API_INC)/%.h: policies/%.h
+	@mkdir -p $(dir $@)
+	cp $< $@
+
+# make policy SRC=path/to/mine.c: path/to/mine.so (or OUT=...), built by
+# policies/policy.mk as a user of an installed slabsim builds one.
+policy: headers
+	@[ -n "$(SRC)" ] || { echo "usage: make policy SRC=path/to/mine.c [OUT=mine.so]"; exit 2; }
+	$(MAKE) --no-print-directory -f policies/policy.mk SLABSIM_INCLUDE=$(CURDIR)/$(API_INC) \
+	  SRC="$(SRC)" $(if $(OUT),OUT="$(OUT)")
 
 # Install what is missing, and only then: apt-get update before apt-get install.
 deps:
@@ -161,11 +190,19 @@ valgrind: slabsim
 	  -w 'kbuild duration_ms=5' > /dev/null
 	valgrind --error-exitcode=1 --leak-check=full -q ./slabsim run -m nehalem-ep -p slub \
 	  -w 'mix configs/mix/example.json duration_ms=5' > /dev/null
+	$(MAKE) -s policy SRC=policies/examples/template.c OUT=$(CURDIR)/$(BUILD)/template.so
+	valgrind --error-exitcode=1 --leak-check=full -q ./slabsim run -m nehalem-ex \
+	  -p ./$(BUILD)/template.so -w 'slab_test run=31 count=20 max_size=4096' > /dev/null
 
-install: slabsim
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/slabsim/machines
+install: slabsim headers
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/slabsim/machines \
+	  $(DESTDIR)$(PREFIX)/include
 	install -m 755 slabsim $(DESTDIR)$(PREFIX)/bin/slabsim
 	cp -r machines/. $(DESTDIR)$(PREFIX)/share/slabsim/machines/
+	cp -r $(API_INC) $(DESTDIR)$(PREFIX)/include/
+	install -m 644 policies/policy.mk $(DESTDIR)$(PREFIX)/share/slabsim/policy.mk
+	install -d $(DESTDIR)$(PREFIX)/share/slabsim/examples
+	install -m 644 policies/examples/template.c $(DESTDIR)$(PREFIX)/share/slabsim/examples/
 
 clean:
 	rm -rf build build-san build-mpi slabsim

@@ -1,11 +1,20 @@
-/* policy.h - what a slab allocator design must provide (one const struct of
- * hooks and a parameter table), and what the kernel model gives it.
+/* policy.h - the policy API: what a slab allocator design must provide (one
+ * const struct of hooks and a parameter table), and what the kernel model
+ * gives it. policies/README.md is its user's guide.
  *
  * A policy sees caches (struct kmem_cache), CPUs (struct sim_cpu) and the
  * primitives of sim/hw (hw_read/hw_write/hw_atomic, hw_obj_access, spinlocks)
  * and sim/kernel (alloc_pages_node/__free_pages, account_slab_pages,
- * slab_page_prepare, profile symbols and machine costs). Every cycle it
- * spends is charged with cpu_charge() to a kernel-named symbol. */
+ * slab_page_prepare, kmem_cache_create/alloc/free for its own metadata,
+ * delayed work, profile symbols and machine costs). Every cycle it spends is
+ * charged with cpu_charge() to a kernel-named symbol.
+ *
+ * Built-in policies are listed in registry.c; an out-of-tree policy is a
+ * shared object (make policy SRC=mine.c) that defines
+ * `const struct slab_policy slabsim_policy` and is loaded with -p ./mine.so
+ * (module.c). Both start their struct with SLAB_POLICY_HEADER, which records
+ * the API version and the layout of the structures a policy touches: a
+ * module built against other headers is refused, never run. */
 #ifndef SLABSIM_POLICY_H
 #define SLABSIM_POLICY_H
 
@@ -14,8 +23,10 @@
 
 #include "engine/params.h"
 #include "kernel/kernel.h"
+#include "kernel/workqueue.h"
 
-#define SLAB_POLICY_API_VERSION 1
+/* Bumped whenever struct slab_policy or what the hooks may rely on changes. */
+#define SLAB_POLICY_API_VERSION 2
 
 /* kmem_cache_create() flags (the kernel's values) */
 #define SLAB_HWCACHE_ALIGN 0x00002000ul
@@ -64,7 +75,8 @@ struct cache_info {
 };
 
 struct slab_policy {
-	int api_version;
+	int api_version;			/* SLAB_POLICY_API_VERSION */
+	uint32_t abi;				/* SLAB_POLICY_ABI */
 	const char *name;
 	const char *description;
 	const struct param_def *params;		/* ends with { NULL } */
@@ -94,9 +106,47 @@ struct slab_policy {
 	int (*check)(void *state, struct kmem_cache *c, struct sim_err *err);
 };
 
+/* The layout of what a policy's code reads and writes directly, as its
+ * compiler saw it: the loader refuses a module whose layout differs. */
+#define SLAB_POLICY_ABI                                                                      \
+	((uint32_t)(sizeof(struct slab_policy) * 0x9e3779b1u +                                \
+		    sizeof(struct kmem_cache) * 0x85ebca77u + sizeof(struct cache_info) * 0xc2b2ae3du + \
+		    sizeof(struct kernel) * 0x27d4eb2fu + sizeof(struct page) * 0x165667b1u +        \
+		    sizeof(struct sim_cpu) * 0xd3a2646cu + sizeof(struct engine) * 0xfd7046c5u +     \
+		    sizeof(struct hw) * 0xb55a4f09u + sizeof(struct hw_line) * 0x7feb352du +          \
+		    sizeof(struct hw_lock) * 0x846ca68bu + sizeof(struct param_set) * 0x3243f6a9u +  \
+		    sizeof(struct param_def) * 0x1b873593u + sizeof(struct slab_obj) * 0xcc9e2d51u +  \
+		    sizeof(struct housekeeping) * 0xe6546b64u + (uint64_t)PARAM_TEXT * 0x5bd1e995u +  \
+		    (uint64_t)PROFILE_MAX_SYMS * 0x68e31da4u))
+
+/* The first two members of every policy's struct. */
+#define SLAB_POLICY_HEADER .api_version = SLAB_POLICY_API_VERSION, .abi = SLAB_POLICY_ABI
+
 /* The registry: every built-in policy, NULL-terminated. */
 extern const struct slab_policy *const slab_policies[];
 const struct slab_policy *slab_policy_find(const char *name);
+
+/* --- out-of-tree policies (module.c) --- */
+
+/* The symbol a policy module defines. */
+#define SLAB_POLICY_SYMBOL "slabsim_policy"
+
+/* The policy `name` names: a built-in one; a module's path (it contains a
+ * '/' or ends in ".so"), loaded once per process; or NAME.so in a
+ * directory of $SLABSIM_POLICY_PATH (':'-separated). NULL, with one message
+ * naming the valid policies or what is wrong with the module, otherwise. */
+const struct slab_policy *slab_policy_lookup(const char *name, struct sim_err *err);
+
+/* Whether a policy's struct can be run: version and layout, the hooks it
+ * must have, its kmalloc classes and its parameter table. `where` names it
+ * in the message. */
+int slab_policy_validate(const struct slab_policy *p, const char *where, struct sim_err *err);
+
+/* Each NAME.so in $SLABSIM_POLICY_PATH: fn(name, path, policy or NULL, the
+ * reason it was refused) in directory order, names sorted in each. */
+void slab_policy_modules(void (*fn)(const char *name, const char *path,
+				    const struct slab_policy *p, const char *why, void *arg),
+			 void *arg);
 
 /* --- what the kernel offers policies (sim/kernel/slab.c) --- */
 

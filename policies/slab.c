@@ -695,7 +695,7 @@ static int slab_init_done(void *state, struct sim_err *err)
 }
 
 const struct slab_policy slab_policy = {
-	.api_version = SLAB_POLICY_API_VERSION,
+	SLAB_POLICY_HEADER,
 	.name = "slab",
 	.description = "SLAB (mm/slab.c), as in Linux 2.6.24-2.6.26: per-CPU arrays, shared "
 		       "and alien arrays, slab lists under the node's list_lock",

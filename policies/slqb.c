@@ -639,7 +639,7 @@ static void slqb_destroy(void *state)
 }
 
 const struct slab_policy slqb_policy = {
-	.api_version = SLAB_POLICY_API_VERSION,
+	SLAB_POLICY_HEADER,
 	.name = "slqb",
 	.description = "SLQB (Nick Piggin, linux-next 2009): per-CPU LIFO object lists, "
 		       "remote-free queues, per-CPU partial slabs",

@@ -651,7 +651,7 @@ static void slub_destroy(void *state)
 }
 
 const struct slab_policy slub_policy = {
-	.api_version = SLAB_POLICY_API_VERSION,
+	SLAB_POLICY_HEADER,
 	.name = "slub",
 	.description = "SLUB, as in Linux 2.6.24-2.6.26 (kernel= selects the era)",
 	.params = slub_param_defs,

@@ -13,10 +13,13 @@ static const char list_help[] =
 	"usage: slabsim list machines|policies|workloads|params\n"
 	"\n"
 	"  machines    machine files found in: $SLABSIM_MACHINES, ./machines, the install\n"
-	"  policies    slab allocators (-p)\n"
+	"  policies    slab allocators (-p): the built-in ones, then the modules (NAME.so)\n"
+	"              in the directories of $SLABSIM_POLICY_PATH\n"
 	"  workloads   workloads (-w) with the command line each accepts\n"
 	"  params      every NAME=VALUE parameter: kernel, each policy, each workload\n"
 	"              (the defaults shown are the table's; kernel=VERSION presets set some)\n";
+
+#define PATH_MAX_OWNER 4200
 
 static void list_params(const char *owner, const struct param_def *d)
 {
@@ -26,6 +29,27 @@ static void list_params(const char *owner, const struct param_def *d)
 		param_describe(d, want, sizeof(want));
 		printf("  %-28s default %-10s %s; %s\n", d->name, d->def, want, d->doc);
 	}
+}
+
+/* A module of $SLABSIM_POLICY_PATH: its name and description, or why it
+ * would be refused. */
+static void print_module(const char *name, const char *path, const struct slab_policy *p,
+			 const char *why, void *arg)
+{
+	if (p)
+		printf("%-12s %s (module %s)\n", name, p->description, path);
+	else
+		printf("%-12s (refused: %s)\n", name, why);
+}
+
+static void module_params(const char *name, const char *path, const struct slab_policy *p,
+			  const char *why, void *arg)
+{
+	if (!p)
+		return;
+	char o[PATH_MAX_OWNER];
+	snprintf(o, sizeof(o), "policy %s (module %s)", p->name, path);
+	list_params(o, p->params);
 }
 
 int cmd_list(int argc, char **argv)
@@ -55,6 +79,7 @@ int cmd_list(int argc, char **argv)
 	if (!strcmp(what, "policies")) {
 		for (int i = 0; slab_policies[i]; i++)
 			printf("%-12s %s\n", slab_policies[i]->name, slab_policies[i]->description);
+		slab_policy_modules(print_module, NULL);
 		return 0;
 	}
 	if (!strcmp(what, "workloads")) {
@@ -70,6 +95,7 @@ int cmd_list(int argc, char **argv)
 			snprintf(o, sizeof(o), "policy %s", slab_policies[i]->name);
 			list_params(o, slab_policies[i]->params);
 		}
+		slab_policy_modules(module_params, NULL);
 		for (int i = 0; workloads[i]; i++) {
 			char o[64];
 			snprintf(o, sizeof(o), "workload %s", workloads[i]->name);

@@ -89,13 +89,10 @@ int run_configure(struct run *r, const struct run_config *cfg, struct sim_err *e
 		return sim_fail(err, "a run needs -m MACHINE, -p POLICY and -w WORKLOAD");
 	if (machine_load(&r->m, cfg->machine, err) < 0)
 		return -1;
-	r->policy = slab_policy_find(cfg->policy);
+	r->policy = slab_policy_lookup(cfg->policy, err);
+	if (!r->policy)
+		return -1;
 	char names[256] = "";
-	if (!r->policy) {
-		for (int i = 0; slab_policies[i]; i++)
-			append_name(names, sizeof(names), slab_policies[i]->name);
-		return sim_fail(err, "unknown policy '%s'; valid policies: %s", cfg->policy, names);
-	}
 	char buf[512];
 	snprintf(buf, sizeof(buf), "%s", cfg->workload ? cfg->workload : "hackbench");
 	char *argv[32];

@@ -108,6 +108,46 @@ static int parse_value(const struct param_def *d, const char *v, char *canon, do
 	return sim_fail(err, "%s: unknown parameter type", d->name);
 }
 
+int params_check_defs(const struct param_def *defs, const char *owner, struct sim_err *err)
+{
+	if (!defs)
+		return sim_fail(err, "%s: no parameter table (an empty one is { { NULL } })", owner);
+	int n = 0;
+	for (; defs[n].name; n++) {
+		const struct param_def *d = &defs[n];
+		if (n == PARAM_MAX)
+			return sim_fail(err, "%s: more than %d parameters", owner, PARAM_MAX);
+		size_t len = strlen(d->name);
+		if (len == 0 || len > PARAM_NAME_MAX || strspn(d->name, "abcdefghijklmnopqrstuvwxyz"
+				"0123456789_") != len)
+			return sim_fail(err, "%s: parameter %d is named '%s' (1 to %d characters "
+					"of a-z, 0-9 and _)", owner, n, d->name, PARAM_NAME_MAX);
+		for (int j = 0; j < n; j++)
+			if (!strcmp(defs[j].name, d->name))
+				return sim_fail(err, "%s: parameter '%s' is declared twice", owner,
+						d->name);
+		if (d->type < PT_INT || d->type > PT_STR)
+			return sim_fail(err, "%s: parameter '%s' has an unknown type %d", owner,
+					d->name, (int)d->type);
+		if ((d->type == PT_INT || d->type == PT_DOUBLE) && !(d->min <= d->max))
+			return sim_fail(err, "%s: parameter '%s' has min %g above max %g", owner,
+					d->name, d->min, d->max);
+		if (d->type == PT_ENUM && (!d->choices || !*d->choices))
+			return sim_fail(err, "%s: enum parameter '%s' lists no choices", owner,
+					d->name);
+		if (!d->def || !d->doc)
+			return sim_fail(err, "%s: parameter '%s' needs a default and a doc line",
+					owner, d->name);
+		char canon[PARAM_TEXT];
+		double num;
+		struct sim_err e;
+		if (parse_value(d, d->def, canon, &num, owner, &e) < 0)
+			return sim_fail(err, "%s: the default of '%s' is invalid: %s", owner, d->name,
+					e.msg);
+	}
+	return 0;
+}
+
 void params_init(struct param_set *ps, const char *owner, const struct param_def *defs)
 {
 	int n = 0;

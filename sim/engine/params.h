@@ -25,6 +25,7 @@ struct param_def {
 };
 
 #define PARAM_MAX 64
+#define PARAM_NAME_MAX 48	/* longest parameter name */
 #define PARAM_TEXT 256	/* a value's canonical text, with its NUL */
 
 struct param_set {
@@ -35,6 +36,10 @@ struct param_set {
 	double num[PARAM_MAX];			/* numeric value (enum: index) */
 	bool user[PARAM_MAX];			/* set on the command line */
 };
+
+/* A table from elsewhere (a policy module): every name unique and short, a
+ * known type, a sane range, a default that parses. -1 with what is wrong. */
+int params_check_defs(const struct param_def *defs, const char *owner, struct sim_err *err);
 
 /* Fill with the defaults of `defs` (a table ending with { NULL }). */
 void params_init(struct param_set *ps, const char *owner, const struct param_def *defs);

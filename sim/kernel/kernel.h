@@ -72,7 +72,6 @@ struct kernel {
 
 /* The kernel's own parameters (kernel=, spinlock=, scheduler tunables). */
 extern const struct param_def kernel_param_defs[];
-extern const int kernel_nparams;
 
 /* Apply the presets of kernel=VERSION (e.g. the lock kind) to `ps`. */
 int kernel_presets(struct param_set *ps, struct sim_err *err);

@@ -1,0 +1,112 @@
+# test_policy_module.sh - out-of-tree policies: the template built with
+# `make policy` runs under -p ./x.so (and by name from SLABSIM_POLICY_PATH)
+# on several machines with the invariants ok, in a sweep too; modules of
+# the wrong API version or layout, without the symbol, without a hook, with
+# an unresolved symbol, a bad parameter table or a built-in's name, and
+# files that are no modules, are refused with exit 2 and one message.
+. tests/cli/lib.sh
+TPL=policies/examples/template.c
+build() {	# build OUT.so from a C file, quietly; extra CFLAGS in $3
+	make -s --no-print-directory policy SRC="$1" OUT="$2" ${3:+POLICY_CFLAGS="$3"} \
+		> "$TMP/build.log" 2>&1 || { fail "make policy SRC=$1: $(tail -5 "$TMP/build.log")"; return 1; }
+}
+build "$TPL" "$TMP/x.so" || { finish; exit 1; }
+[ -f "$TMP/x.so" ] || fail "make policy did not write $TMP/x.so"
+
+# it runs, and is what it says
+for m in tigerton nehalem-ex x3950-m2; do
+	expect_exit 0 "invariants: ok" "$SLABSIM" run -m $m -p "$TMP/x.so" \
+		-w 'hackbench 4 process 30' --json "$TMP/hb-$m.json"
+	json "$TMP/hb-$m.json" 'd["policy"]["name"] == "template" and d["invariants"] == "ok"'
+	json "$TMP/hb-$m.json" 'sum(c["stats"].get("ALLOC_HIT", 0) for c in d["caches"]) > 1000'
+	json "$TMP/hb-$m.json" 'd["policy"]["params"]["template_limit"] == 64'
+	expect_exit 0 "invariants: ok" "$SLABSIM" run -m $m -p "$TMP/x.so" -w 'slab_test count=100' \
+		--json "$TMP/st-$m.json"
+	json "$TMP/st-$m.json" 'len(d["result"]["tests"]) > 20'
+done
+json "$TMP/hb-tigerton.json" 'any(p["symbol"] == "tpl_refill" for p in d["profile"])'
+# its parameters are parameters like any other
+expect_exit 0 "invariants: ok" "$SLABSIM" run -m core2-ep -p "$TMP/x.so" \
+	-w 'hackbench 2 process 20' template_limit=8 template_batch=4 --json "$TMP/small.json"
+json "$TMP/small.json" '[c for c in d["caches"] if c["name"] == "kmalloc-512"][0]["stats"]["FREE_FLUSH"] > 100'
+expect_exit 2 "template_batch=32 is above template_limit=8" "$SLABSIM" run -m core2-ep \
+	-p "$TMP/x.so" -w 'hackbench 1 process 1' template_limit=8 template_batch=32
+expect_exit 2 "template_limit=1: out of range" "$SLABSIM" run -m core2-ep -p "$TMP/x.so" \
+	-w 'hackbench 1 process 1' template_limit=1
+# the same inputs give the same JSON
+"$SLABSIM" run -m tigerton -p "$TMP/x.so" -w 'hackbench 2 process 20' --seed 5 --json "$TMP/a.json" > /dev/null
+"$SLABSIM" run -m tigerton -p "$TMP/x.so" -w 'hackbench 2 process 20' --seed 5 --json "$TMP/b.json" > /dev/null
+python3 - "$TMP/a.json" "$TMP/b.json" <<'PY' || fail "a module's run is not deterministic"
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:])
+for d in (a, b):
+    d["result"].pop("wall_seconds"); d["result"].pop("events_per_second")
+sys.exit(a != b)
+PY
+# show policy works on a module
+expect_exit 0 "policy template on nehalem-ep" "$SLABSIM" show policy "$TMP/x.so" -m nehalem-ep \
+	template_limit=32
+grep -q "^kmalloc-512 .* limit=32 batch=16 keep=2" "$TMP/out" || fail "show policy: kmalloc-512's tunables"
+
+# by name from SLABSIM_POLICY_PATH, listed with its parameters
+mkdir -p "$TMP/mods"
+cp "$TMP/x.so" "$TMP/mods/tpl.so"
+echo junk > "$TMP/mods/broken.so"
+SLABSIM_POLICY_PATH="$TMP/nowhere:$TMP/mods" expect_exit 0 "invariants: ok" \
+	"$SLABSIM" run -m tigerton -p tpl -w 'hackbench 1 process 10'
+SLABSIM_POLICY_PATH="$TMP/mods" expect_exit 0 "per-CPU stacks" "$SLABSIM" list policies
+grep -q "^tpl .*module $TMP/mods/tpl.so" "$TMP/out" || fail "list policies: the module is not listed"
+grep -q "^broken .*refused" "$TMP/out" || fail "list policies: the broken module is not shown as refused"
+SLABSIM_POLICY_PATH="$TMP/mods" expect_exit 0 "template_batch" "$SLABSIM" list params
+SLABSIM_POLICY_PATH="$TMP/mods" expect_exit 2 "valid policies: slab slub slqb" \
+	"$SLABSIM" run -m tigerton -p nosuch -w 'hackbench 1 process 1'
+grep -q "from SLABSIM_POLICY_PATH: tpl" "$TMP/out" || fail "unknown policy: the path's modules are not listed"
+
+# in a sweep, beside a built-in policy
+cat > "$TMP/sweep.json" <<EOF
+{ "name": "module-sweep", "machines": ["tigerton"],
+  "policies": ["slub", { "label": "template", "name": "$TMP/x.so" }],
+  "workloads": ["hackbench 2 process 10"], "replicates": 2, "seed": 3 }
+EOF
+expect_exit 0 "" "$SLABSIM" sweep "$TMP/sweep.json" -j 2 --out "$TMP/sw" --no-plot
+[ "$(wc -l < "$TMP/sw/runs.jsonl")" -eq 4 ] || fail "the sweep with a module did not do 4 runs"
+grep -q ',template,' "$TMP/sw/summary.csv" || fail "the sweep's summary has no template point"
+
+# refusals: exit 2, one message, no crash
+W='hackbench 1 process 1'
+sed 's/SLAB_POLICY_HEADER,/.api_version = SLAB_POLICY_API_VERSION + 1, .abi = SLAB_POLICY_ABI,/' \
+	"$TPL" > "$TMP/v.c"
+build "$TMP/v.c" "$TMP/v.so" && expect_exit 2 "was built for policy API version 3; this slabsim has version 2" \
+	"$SLABSIM" run -m tigerton -p "$TMP/v.so" -w "$W"
+sed 's/SLAB_POLICY_HEADER,/.api_version = SLAB_POLICY_API_VERSION, .abi = SLAB_POLICY_ABI + 1,/' \
+	"$TPL" > "$TMP/abi.c"
+build "$TMP/abi.c" "$TMP/abi.so" && expect_exit 2 "was built against other slabsim headers" \
+	"$SLABSIM" run -m tigerton -p "$TMP/abi.so" -w "$W"
+sed 's/^const struct slab_policy slabsim_policy/const struct slab_policy my_policy/' "$TPL" > "$TMP/nosym.c"
+build "$TMP/nosym.c" "$TMP/nosym.so" && expect_exit 2 "defines no 'slabsim_policy'" \
+	"$SLABSIM" run -m tigerton -p "$TMP/nosym.so" -w "$W"
+sed 's/^\t\.alloc = tpl_alloc,/\t.alloc = NULL,/' "$TPL" > "$TMP/nohook.c"
+build "$TMP/nohook.c" "$TMP/nohook.so" "-O2 -Wno-unused-function" && \
+	expect_exit 2 "the alloc hook is missing" "$SLABSIM" run -m tigerton -p "$TMP/nohook.so" -w "$W"
+sed 's/^\tcpu_charge(cpu, t->cost_alloc);/\tcpu_charge(cpu, t->cost_alloc + slabsim_no_such_function());/' \
+	"$TPL" | sed 's/^#include "policy.h"/#include "policy.h"\nint slabsim_no_such_function(void);/' > "$TMP/undef.c"
+build "$TMP/undef.c" "$TMP/undef.so" && expect_exit 2 "undefined symbol: slabsim_no_such_function" \
+	"$SLABSIM" run -m tigerton -p "$TMP/undef.so" -w "$W"
+sed 's/"template_keep", PT_INT, "2"/"template_keep", PT_INT, "two"/' "$TPL" > "$TMP/def.c"
+build "$TMP/def.c" "$TMP/def.so" && expect_exit 2 "the default of 'template_keep' is invalid" \
+	"$SLABSIM" run -m tigerton -p "$TMP/def.so" -w "$W"
+sed 's/"template_keep", PT_INT/"spinlock", PT_INT/' "$TPL" > "$TMP/clash.c"
+build "$TMP/clash.c" "$TMP/clash.so" && expect_exit 2 "parameter 'spinlock' is the kernel's own" \
+	"$SLABSIM" run -m tigerton -p "$TMP/clash.so" -w "$W"
+sed 's/\.name = "template",/.name = "slub",/' "$TPL" > "$TMP/slub.c"
+build "$TMP/slub.c" "$TMP/slub.so" && expect_exit 2 "calls itself 'slub', the name of a built-in policy" \
+	"$SLABSIM" run -m tigerton -p "$TMP/slub.so" -w "$W"
+sed 's/\.kmalloc_min_shift = 3,/.kmalloc_min_shift = 1,/' "$TPL" > "$TMP/shift.c"
+build "$TMP/shift.c" "$TMP/shift.so" && expect_exit 2 "kmalloc_min_shift 1 is outside [3, 12]" \
+	"$SLABSIM" run -m tigerton -p "$TMP/shift.so" -w "$W"
+echo junk > "$TMP/junk.so"
+expect_exit 2 "cannot be loaded" "$SLABSIM" run -m tigerton -p "$TMP/junk.so" -w "$W"
+expect_exit 2 "policy module './nothere.so' not found" "$SLABSIM" run -m tigerton -p ./nothere.so -w "$W"
+expect_exit 2 "policy module '$TMP' not found" "$SLABSIM" run -m tigerton -p "$TMP" -w "$W"
+expect_exit 2 "usage: make policy SRC=" make -s --no-print-directory policy
+finish
