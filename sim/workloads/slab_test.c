@@ -2,12 +2,15 @@
  * module (2009; workloads.md): loading it runs, as its `run` bit mask says,
  *  1. kmalloc TEST_COUNT objects (each touched), then kfree them all;
  *  2. TEST_COUNT times kmalloc immediately followed by kfree;
- *  3. the same as 1 on every CPU at once, one pinned kthread each;
+ *  3. the same as 1 on every CPU at once, one pinned kthread each, then
+ *     the same as 2 on every CPU at once ("Kmalloc N*(alloc free)");
  *  4. every CPU but 0 allocates TEST_COUNT objects, then CPU 0 frees them all;
  *  5. CPU 0 allocates an object for each other CPU, which spins until its
  *     slot is filled and frees it.
  * Tests 1-2 run in the loading task on CPU 0 for sizes 8..max_size; tests
- * 3-5 for sizes 8..PAGE_SIZE, their two phases separated by completions.
+ * 3-5 for sizes 8..PAGE_SIZE, their two phases separated by completions,
+ * on the first `cpus` CPUs (the online CPUs of a kernel booted with
+ * maxcpus=N; default all).
  * Cycles come from each CPU's get_cycles(); the output lines are the
  * module's, and so is its arithmetic (per CPU: phase cycles / TEST_COUNT). */
 #include <stdio.h>
@@ -28,6 +31,8 @@ static const struct param_def slab_test_params[] = {
 	{ "min_size", PT_INT, "8", 8, 1048576, NULL, "smallest size (the module starts at 8)" },
 	{ "max_size", PT_INT, "16384", 8, 1048576, NULL,
 	  "largest size of tests 1-2 (tests 3-5 stop at PAGE_SIZE)" },
+	{ "cpus", PT_INT, "0", 0, 4096, NULL,
+	  "online CPUs of tests 3-5: CPUs 0..cpus-1 (0: every CPU of the machine)" },
 	{ NULL },
 };
 
@@ -49,6 +54,7 @@ struct slab_test {
 	struct st_cpu *cpu;
 	kaddr_t *v;			/* the single-thread tests' vmalloc'ed array */
 	int test, size, phase, gen;	/* the concurrent test being run */
+	bool pairs;			/* test 3's second series: N*(alloc free) */
 	int arrived;			/* CPUs done with the current phase */
 	struct hw_line count_line;	/* atomic_t tests_running / phase1_complete */
 	struct hw_lock_class wq_class;
@@ -58,8 +64,8 @@ struct slab_test {
 	bool complete, quit;
 };
 
-static void add_result(struct slab_test *st, int test, int size, double alloc, double free_,
-		       const double *per_cpu)
+static struct st_result *add_result(struct slab_test *st, int test, int size, double alloc,
+				    double free_, const double *per_cpu)
 {
 	if (st->nres == st->cap) {
 		st->cap = st->cap ? 2 * st->cap : 32;
@@ -70,11 +76,14 @@ static void add_result(struct slab_test *st, int test, int size, double alloc, d
 	r->size = size;
 	r->alloc_cycles = alloc;
 	r->free_cycles = free_;
+	r->pairs = false;
+	r->ops_per_second = 0;
 	r->per_cpu = NULL;
 	if (per_cpu) {
 		r->per_cpu = malloc((size_t)st->ncpus * 2 * sizeof(double));
 		memcpy(r->per_cpu, per_cpu, (size_t)st->ncpus * 2 * sizeof(double));
 	}
+	return r;
 }
 
 /* u8 *p = kmalloc(size, GFP_KERNEL); *p = value; */
@@ -122,6 +131,13 @@ static void concurrent_phase(struct task *t, struct st_cpu *me, int phase)
 	struct kernel *k = t->k;
 	struct sim_cpu *cpu = task_cpu(t);
 	int n = st->count, size = st->size;
+	if (st->pairs) {	/* kmalloc_alloc_free_test_p1; no phase 2 */
+		for (int i = 0; i < n && phase == 1; i++) {
+			kaddr_t p = __kmalloc(k, cpu, (size_t)size);
+			touch_free(k, cpu, p);	/* *p = 12; kfree(p) */
+		}
+		return;
+	}
 	switch (st->test * 10 + phase) {
 	case 31:	/* kmalloc_alloc_then_free_test_p1 */
 		for (int i = 0; i < n; i++)
@@ -223,11 +239,13 @@ static void run_phase(struct task *t, struct slab_test *st, int phase)
 }
 
 /* do_concurrent_test(): both phases of one test and size, then the module's
- * per-CPU and average figures. */
-static void concurrent(struct task *t, struct slab_test *st, int test, int size)
+ * per-CPU and average figures, and the throughput of phase 1 over all CPUs
+ * (operations from the first start to the last stop). */
+static void concurrent(struct task *t, struct slab_test *st, int test, int size, bool pairs)
 {
 	st->test = test;
 	st->size = size;
+	st->pairs = pairs;
 	for (int c = 0; c < st->ncpus; c++) {
 		st->cpu[c].filled = 0;
 		memset(st->cpu[c].v, 0, (size_t)st->count * sizeof(kaddr_t));
@@ -235,17 +253,25 @@ static void concurrent(struct task *t, struct slab_test *st, int test, int size)
 	run_phase(t, st, PHASE_1);
 	run_phase(t, st, PHASE_2);
 	double *per = malloc((size_t)st->ncpus * 2 * sizeof(double));
-	uint64_t sum1 = 0, sum2 = 0;
+	uint64_t sum1 = 0, sum2 = 0, first = UINT64_MAX, last = 0;
 	for (int c = 0; c < st->ncpus; c++) {
 		uint64_t a = st->cpu[c].stop1 - st->cpu[c].start1;
-		uint64_t f = test == 5 ? 0 : st->cpu[c].stop2 - st->cpu[c].start2;
+		uint64_t f = test == 5 || pairs ? 0 : st->cpu[c].stop2 - st->cpu[c].start2;
+		if (st->cpu[c].start1 < first)
+			first = st->cpu[c].start1;
+		if (st->cpu[c].stop1 > last)
+			last = st->cpu[c].stop1;
 		sum1 += a;
 		sum2 += f;
 		per[2 * c] = (double)(a / (uint64_t)st->count);
 		per[2 * c + 1] = (double)(f / (uint64_t)st->count);
 	}
 	uint64_t div = (uint64_t)st->ncpus * (uint64_t)st->count;
-	add_result(st, test, size, (double)(sum1 / div), (double)(sum2 / div), per);
+	struct st_result *r = add_result(st, test, size, (double)(sum1 / div),
+					 (double)(sum2 / div), per);
+	r->pairs = pairs;
+	r->ops_per_second = last > first ? (double)div * st->k->m->ghz * 1e9 /
+		(double)(last - first) : 0;
 	free(per);
 }
 
@@ -261,9 +287,10 @@ static void st_insmod(struct task *t, void *arg)
 		if (test <= 2)
 			single_thread(t, st, test);
 		else
-			for (int size = st->min_size; size <= ST_PAGE_SIZE && size <= st->max_size;
-			     size <<= 1)
-				concurrent(t, st, test, size);
+			for (int pairs = 0; pairs <= (test == 3); pairs++)	/* test 3: two series */
+				for (int size = st->min_size;
+				     size <= ST_PAGE_SIZE && size <= st->max_size; size <<= 1)
+					concurrent(t, st, test, size, pairs);
 	}
 	kernel_mark(k, false);
 	st->quit = true;
@@ -283,12 +310,18 @@ static int st_start(struct kernel *k, const struct param_set *ps, void **state,
 	st->count = (int)param_int(ps, "count");
 	st->min_size = (int)param_int(ps, "min_size");
 	st->max_size = (int)param_int(ps, "max_size");
-	st->ncpus = k->m->ncpus;
+	int cpus = (int)param_int(ps, "cpus");
+	if (cpus > k->m->ncpus) {
+		free(st);
+		return sim_fail(err, "slab_test: cpus=%d but %s has %d CPUs", cpus, k->m->name,
+				k->m->ncpus);
+	}
+	st->ncpus = cpus ? cpus : k->m->ncpus;
 	bool concurrent_tests = st->run & (4 | 8 | 16);
 	if (concurrent_tests && st->ncpus < 2) {
 		free(st);
-		return sim_fail(err, "slab_test: tests 3-5 (run & 28) need two CPUs; %s has one",
-				k->m->name);
+		return sim_fail(err, "slab_test: tests 3-5 (run & 28) need two CPUs; %s",
+				cpus == 1 ? "cpus=1 gives one" : "the machine has one");
 	}
 	st->v = calloc((size_t)st->count, sizeof(kaddr_t));
 	st->cpu = calloc((size_t)st->ncpus, sizeof(*st->cpu));
@@ -302,7 +335,7 @@ static int st_start(struct kernel *k, const struct param_set *ps, void **state,
 	hw_lock_class_init(k->hw, &st->wq_class, "slab_test completions (wait queue)",
 			   k->hw->sym_spin_lock);
 	init_waitqueue_head(k, &st->done_wait, &st->wq_class, 0);
-	for (int c = 0; c < st->ncpus; c++) {
+	for (int c = 0; c < st->ncpus; c++) {	/* the online CPUs */
 		struct st_cpu *me = &st->cpu[c];
 		me->st = st;
 		me->cpu = c;
@@ -327,7 +360,7 @@ static int st_parse(struct param_set *ps, int argc, char **argv, struct sim_err 
 {
 	if (argc > 1)
 		return sim_fail(err, "slab_test: unexpected argument '%s' (its parameters are "
-				"NAME=VALUE: run count min_size max_size)", argv[1]);
+				"NAME=VALUE: run count min_size max_size cpus)", argv[1]);
 	return 0;
 }
 
@@ -348,6 +381,10 @@ static void st_result(void *state, struct workload_result *r)
 		cJSON_AddNumberToObject(o, "size", x->size);
 		cJSON_AddNumberToObject(o, "alloc_cycles", x->alloc_cycles);
 		cJSON_AddNumberToObject(o, "free_cycles", x->free_cycles);
+		if (x->test >= 3) {
+			cJSON_AddStringToObject(o, "name", slab_test_name(x));
+			cJSON_AddNumberToObject(o, "ops_per_second", x->ops_per_second);
+		}
 		if (x->per_cpu) {
 			cJSON *pc = cJSON_AddArrayToObject(o, "per_cpu");
 			for (int c = 0; c < st->ncpus; c++) {
@@ -393,7 +430,7 @@ const struct workload slab_test_workload = {
 	.name = "slab_test",
 	.description = "the slab_test kernel module: single-thread, concurrent, remote-free "
 		       "and 1-alloc-N-free kmalloc/kfree cycle counts",
-	.usage = "slab_test [run=MASK] [count=N] [min_size=BYTES] [max_size=BYTES]",
+	.usage = "slab_test [run=MASK] [count=N] [min_size=BYTES] [max_size=BYTES] [cpus=N]",
 	.params = slab_test_params,
 	.parse_cmdline = st_parse,
 	.start = st_start,

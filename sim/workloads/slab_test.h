@@ -12,7 +12,12 @@ struct st_result {
 	int test, size;
 	double alloc_cycles, free_cycles;	/* test 2: the pair in alloc_cycles */
 	double *per_cpu;			/* tests 3-5: alloc/free per CPU */
+	bool pairs;				/* test 3's Kmalloc N*(alloc free) */
+	double ops_per_second;			/* tests 3-5: phase 1 over all CPUs */
 };
+
+/* The module's name of a concurrent result ("Kmalloc N*(alloc free)"). */
+const char *slab_test_name(const struct st_result *r);
 
 /* The module's printk lines for every result; with `compare`, the C2 cell of
  * `policy` (slab, slqb or slub) beside each test 1 and 2 line. */

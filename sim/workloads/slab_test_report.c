@@ -65,6 +65,11 @@ static const char *const concurrent_name[] = {
 	[3] = "Kmalloc N*alloc N*free", [4] = "N*remote free", [5] = "1 alloc N free",
 };
 
+const char *slab_test_name(const struct st_result *r)
+{
+	return r->pairs ? "Kmalloc N*(alloc free)" : concurrent_name[r->test];
+}
+
 void slab_test_print(FILE *out, const struct st_result *res, int nres, int ncpus, int count,
 		     bool compare, const char *policy)
 {
@@ -94,8 +99,13 @@ void slab_test_print(FILE *out, const struct st_result *res, int nres, int ncpus
 				r->alloc_cycles);
 			if (have)
 				fprintf(out, "   [C2 %s: %.0f]", policy, a);
+		} else if (r->pairs || r->test == 5) {	/* no phase 2: one figure */
+			fprintf(out, "%s(%d):", slab_test_name(r), r->size);
+			for (int c = 0; c < ncpus; c++)
+				fprintf(out, " %d=%.0f", c, r->per_cpu[2 * c]);
+			fprintf(out, " Average=%.0f", r->alloc_cycles);
 		} else {
-			fprintf(out, "%s(%d):", concurrent_name[r->test], r->size);
+			fprintf(out, "%s(%d):", slab_test_name(r), r->size);
 			for (int c = 0; c < ncpus; c++)
 				fprintf(out, " %d=%.0f/%.0f", c, r->per_cpu[2 * c], r->per_cpu[2 * c + 1]);
 			fprintf(out, " Average=%.0f/%.0f", r->alloc_cycles, r->free_cycles);

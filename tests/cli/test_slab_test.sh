@@ -8,9 +8,14 @@ grep -qE "^10000 times kmalloc\(4096\)/kfree -> [0-9]+ cycles +\[C2 slub: 97\]$"
 grep -qE "^Kmalloc N\*alloc N\*free\(8\): 0=[0-9]+/[0-9]+ 1=.* 7=[0-9]+/[0-9]+ Average=[0-9]+/[0-9]+$" "$TMP/out" ||
 	fail "test 3 line"
 grep -qE "^N\*remote free\(4096\): 0=0/[0-9]+ 1=" "$TMP/out" || fail "test 4 line (CPU 0 allocates nothing)"
-grep -qE "^1 alloc N free\(64\): 0=[0-9]+/0 " "$TMP/out" || fail "test 5 line"
-# 12 sizes for tests 1-2 (8..16384), 10 for tests 3-5 (8..4096)
-json "$TMP/st.json" "len(d['result']['tests']) == 12 * 2 + 10 * 3"
+grep -qE "^1 alloc N free\(64\): 0=[0-9]+ 1=[0-9]+ " "$TMP/out" || fail "test 5 line (one figure a CPU)"
+grep -qE "^Kmalloc N\*\(alloc free\)\(512\): 0=[0-9]+ 1=.* 7=[0-9]+ Average=[0-9]+$" "$TMP/out" ||
+	fail "test 3's alloc/free pairs line"
+# 12 sizes for tests 1-2 (8..16384), 10 for tests 3-5 (8..4096), test 3 twice
+json "$TMP/st.json" "len(d['result']['tests']) == 12 * 2 + 10 * 4"
+json "$TMP/st.json" "[t['name'] for t in d['result']['tests'] if t['test'] == 3 and t['size'] == 8] == ['Kmalloc N*alloc N*free', 'Kmalloc N*(alloc free)']"
+json "$TMP/st.json" "all(t['ops_per_second'] > 1e6 for t in d['result']['tests'] if t['test'] == 3)"
+json "$TMP/st.json" "all(t['per_cpu'][0][1] == 0 for t in d['result']['tests'] if t.get('name') == 'Kmalloc N*(alloc free)')"
 json "$TMP/st.json" "all(t['alloc_cycles'] > 0 for t in d['result']['tests'] if t['test'] != 4)"
 json "$TMP/st.json" "all(len(t['per_cpu']) == 8 for t in d['result']['tests'] if t['test'] >= 3)"
 # test 4: CPU 0 frees everything the others allocated; they free nothing
@@ -20,6 +25,17 @@ json "$TMP/st.json" "[t['alloc_cycles'] for t in d['result']['tests'] if t['test
 # TEST_COUNT and the mask
 expect_exit 0 "100 times kmalloc(8)/kfree" "$SLABSIM" run -m core2-ep -p slub -w "slab_test run=2 count=100" --quiet
 grep -q "times kmalloc(8) ->" "$TMP/out" && fail "run=2 ran test 1"
+# cpus=: the concurrent tests on the first N CPUs only
+expect_exit 0 "Kmalloc N*(alloc free)(8): 0=" "$SLABSIM" run -m tigerton -p slub \
+	-w "slab_test run=4 count=200 max_size=8 cpus=3" --json "$TMP/c3.json"
+grep -qE "^Kmalloc N\*\(alloc free\)\(8\): 0=[0-9]+ 1=[0-9]+ 2=[0-9]+ Average=[0-9]+$" "$TMP/out" ||
+	fail "cpus=3: three CPUs in the line"
+json "$TMP/c3.json" "all(len(t['per_cpu']) == 3 for t in d['result']['tests'])"
+expect_exit 2 "slab_test: cpus=17 but tigerton has 16 CPUs" "$SLABSIM" run -m tigerton -p slub \
+	-w "slab_test cpus=17"
+expect_exit 2 "need two CPUs; cpus=1 gives one" "$SLABSIM" run -m tigerton -p slub \
+	-w "slab_test run=4 cpus=1"
+expect_exit 0 "times kmalloc(8)" "$SLABSIM" run -m tigerton -p slub -w "slab_test run=3 count=10 cpus=1"
 # bad input
 expect_exit 2 "run=0" "$SLABSIM" run -m core2-ep -p slub -w "slab_test run=0"
 expect_exit 2 "run=32" "$SLABSIM" run -m core2-ep -p slub -w "slab_test run=32"
