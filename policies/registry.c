@@ -1,16 +1,21 @@
-/* registry.c - the built-in policies. Adding a policy: one file, one line. */
+/* registry.c - the built-in policies. Adding a policy: one file, and one
+ * line here naming its `const struct slab_policy NAME_policy`. */
 #include <string.h>
 
 #include "policy.h"
 
-extern const struct slab_policy slub_policy;
-extern const struct slab_policy slab_policy;
-extern const struct slab_policy slqb_policy;
+#define BUILTIN_POLICIES(P) \
+	P(slab)             \
+	P(slub)             \
+	P(slqb)
+
+#define DECLARE_POLICY(name) extern const struct slab_policy name##_policy;
+#define LIST_POLICY(name) &name##_policy,
+
+BUILTIN_POLICIES(DECLARE_POLICY)
 
 const struct slab_policy *const slab_policies[] = {
-	&slab_policy,
-	&slub_policy,
-	&slqb_policy,
+	BUILTIN_POLICIES(LIST_POLICY)
 	NULL,
 };
 
