@@ -7,7 +7,8 @@
 #define BUILTIN_POLICIES(P) \
 	P(slab)             \
 	P(slub)             \
-	P(slqb)
+	P(slqb)             \
+	/* one line per policy, above this one */
 
 #define DECLARE_POLICY(name) extern const struct slab_policy name##_policy;
 #define LIST_POLICY(name) &name##_policy,
