@@ -318,9 +318,9 @@ static int st_start(struct kernel *k, const struct param_set *ps, void **state,
 	}
 	st->ncpus = cpus ? cpus : k->m->ncpus;
 	bool concurrent_tests = st->run & (4 | 8 | 16);
-	if (concurrent_tests && st->ncpus < 2) {
+	if ((st->run & (8 | 16)) && st->ncpus < 2) {
 		free(st);
-		return sim_fail(err, "slab_test: tests 3-5 (run & 28) need two CPUs; %s",
+		return sim_fail(err, "slab_test: tests 4 and 5 (run & 24) need two CPUs; %s",
 				cpus == 1 ? "cpus=1 gives one" : "the machine has one");
 	}
 	st->v = calloc((size_t)st->count, sizeof(kaddr_t));

@@ -33,8 +33,10 @@ grep -qE "^Kmalloc N\*\(alloc free\)\(8\): 0=[0-9]+ 1=[0-9]+ 2=[0-9]+ Average=[0
 json "$TMP/c3.json" "all(len(t['per_cpu']) == 3 for t in d['result']['tests'])"
 expect_exit 2 "slab_test: cpus=17 but tigerton has 16 CPUs" "$SLABSIM" run -m tigerton -p slub \
 	-w "slab_test cpus=17"
-expect_exit 2 "need two CPUs; cpus=1 gives one" "$SLABSIM" run -m tigerton -p slub \
-	-w "slab_test run=4 cpus=1"
+expect_exit 2 "tests 4 and 5 (run & 24) need two CPUs; cpus=1 gives one" "$SLABSIM" run -m tigerton \
+	-p slub -w "slab_test run=8 cpus=1"
+expect_exit 0 "Kmalloc N*(alloc free)(8): 0=" "$SLABSIM" run -m tigerton -p slub \
+	-w "slab_test run=4 count=50 max_size=8 cpus=1"
 expect_exit 0 "times kmalloc(8)" "$SLABSIM" run -m tigerton -p slub -w "slab_test run=3 count=10 cpus=1"
 # bad input
 expect_exit 2 "run=0" "$SLABSIM" run -m core2-ep -p slub -w "slab_test run=0"
