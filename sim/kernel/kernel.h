@@ -66,6 +66,7 @@ struct kernel {
 		uint64_t busy[2], slab[2], spin[2];
 		uint64_t cycles[2][PROFILE_MAX_SYMS];
 	} win;
+	int works_running;		/* delayed works in flight (they may yield) */
 	bool violated;			/* an invariant failed */
 	char violation[1024];
 };

@@ -52,7 +52,9 @@ void run_pending_work(struct task *cur)
 		struct delayed_work *w = rq->work_pending;
 		rq->work_pending = w->next;
 		w->queued = false;
+		cur->k->works_running++;
 		w->fn(w, cur);	/* may queue itself again */
+		cur->k->works_running--;
 		rq = &cur->k->sched.rq[cur->cpu];
 	}
 }

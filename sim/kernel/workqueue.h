@@ -29,7 +29,9 @@ void schedule_delayed_work_on(struct kernel *k, int cpu, struct delayed_work *w,
 /* Cancel a queued work (before the run ends). */
 void cancel_delayed_work(struct delayed_work *w);
 
-/* Run the works pending on the CPU `cur` runs on (scheduler hooks). */
+/* Run the works pending on the CPU `cur` runs on (scheduler hooks). While
+ * one runs, k->works_running counts it: a check of the allocator's books
+ * mid-run waits until none is in flight (a work may yield half-way). */
 void run_pending_work(struct task *cur);
 
 /* Per-CPU housekeeping, as SLAB's cache_reap and SLQB's trim worker run:
