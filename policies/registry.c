@@ -8,6 +8,7 @@
 	P(slab)             \
 	P(slub)             \
 	P(slqb)             \
+	P(magazine)         \
 	/* one line per policy, above this one */
 
 #define DECLARE_POLICY(name) extern const struct slab_policy name##_policy;

@@ -1,0 +1,1037 @@
+/* magazine.c - Bonwick and Adams' magazines ("Magazines and Vmem", USENIX
+ * 2001), as the Solaris/illumos kmem allocator has them
+ * (usr/src/uts/common/os/kmem.c), with its names:
+ *
+ *  - each CPU has a loaded and a previous magazine of cc_magsize rounds
+ *    (pointers to free objects), under its cc_lock; an allocation pops a
+ *    round of the loaded magazine, a free pushes one; when the loaded one
+ *    is empty (full) and the previous one full (empty) they are swapped;
+ *  - otherwise a magazine is exchanged with the cache's depot, which keeps
+ *    lists of full and empty magazines under one cache_depot_lock
+ *    (kmem_depot_alloc counts the times that lock was contended); a free
+ *    that finds no empty magazine allocates one from kmem_magazine_N, a
+ *    cache of its own; an allocation that finds no full one goes to the
+ *    slab layer;
+ *  - the slab layer keeps each cache's slabs under one cache_lock: partial
+ *    slabs sorted fullest first (kmem_partial_slab_cmp's bins), complete
+ *    slabs aside; a slab is given back as soon as it is empty;
+ *  - every kmem_reap_interval (15 s) kmem_cache_update brings each depot's
+ *    working set up to date and, if the depot lock was contended more than
+ *    kmem_depot_contention times meanwhile, moves the cache to the next
+ *    magazine size of kmem_magtype[]; kmem_reap (memory pressure; here
+ *    magazine_reap=1 runs it with each update) frees the magazines beyond
+ *    the working set.
+ *
+ * What the model changes: the kernel purges every CPU's magazines for a
+ * resize from the taskq, taking each cc_lock; here each CPU purges its own
+ * at its next use of the cache (a CPU's cache stays its own, design.md's
+ * ordering rule), and a magazine of a size given up meanwhile is destroyed
+ * rather than put back in the depot. Solaris kmem is not NUMA aware, and
+ * neither is this: slabs come from the node of the CPU that grows the
+ * cache, and `node` of kmalloc_node is ignored. Slab sizes are powers of
+ * two pages (vmem would give any multiple of a page), and kmalloc's
+ * classes are the kernel model's powers of two plus 96 and 192
+ * (kmem_alloc_N; Solaris has finer ones). Instruction costs are SLAB's
+ * entries of the core's cost table, path for path: a magazine's round is
+ * an array_cache's entry, a depot exchange a list move, a slab operation
+ * one bufctl step. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel/bitops.h"
+#include "kernel/list.h"
+#include "kernel/slab.h"
+#include "kernel/workqueue.h"
+#include "policy.h"
+
+#define KMEM_ALIGN 8			/* min guaranteed alignment */
+#define KMEM_VOID_FRACTION 8		/* a slab wastes at most 1/8 */
+#define KMEM_SLAB_T_SIZE 72		/* sizeof (kmem_slab_t), LP64: at a small slab's end */
+#define KMEM_HASH_LINES 8		/* KMEM_HASH_INITIAL (64) bucket pointers */
+#define KMEM_BIG_MAXBUF 131072		/* the largest kmem_alloc cache */
+#define KMEM_SLAB_MAX_ORDER 5		/* a slab of KMEM_BIG_MAXBUF */
+#define NR_MAGTYPES 9
+#define WORD 8				/* sizeof (void *) */
+
+/* kmem_magtype[]: rounds, alignment, and the chunk sizes it serves. */
+static const struct {
+	int magsize, align;
+	size_t minbuf, maxbuf;
+} kmem_magtype[NR_MAGTYPES] = {
+	{ 1, 8, 3200, 65536 }, { 3, 16, 256, 32768 }, { 7, 32, 64, 16384 },
+	{ 15, 64, 0, 8192 },   { 31, 64, 0, 4096 },   { 47, 64, 0, 2048 },
+	{ 63, 64, 0, 1024 },   { 95, 64, 0, 512 },    { 143, 64, 0, 0 },
+};
+
+/* The cache's kstats (kstat -n CACHE), and what the model adds. */
+enum kmem_kstat { ST_ALLOC, ST_ALLOC_FAIL, ST_FREE, ST_DEPOT_ALLOC, ST_DEPOT_FREE,
+		 ST_DEPOT_CONTENTION, ST_SLAB_ALLOC, ST_SLAB_FREE, ST_SLAB_CREATE,
+		 ST_SLAB_DESTROY, ST_FULL_MAGAZINES, ST_EMPTY_MAGAZINES, ST_BUF_AVAIL,
+		 ST_REAP, ST_MAGAZINE_RESIZE, NR_KMEM_STATS };
+
+static const char *const kmem_stat_name[NR_KMEM_STATS] = {
+	"alloc", "alloc_fail", "free", "depot_alloc", "depot_free", "depot_contention",
+	"slab_alloc", "slab_free", "slab_create", "slab_destroy", "full_magazines",
+	"empty_magazines", "buf_avail", "reap", "magazine_resize",
+};
+
+/* kmem_magazine_t: a kmem_magazine_N object; its rounds are kept here. */
+struct kmem_magazine {
+	struct kmem_magazine *mag_next;	/* depot list, in the object's first word */
+	kaddr_t addr;			/* the object */
+	struct page *page;		/* its slab page, for its lines */
+	int mt;				/* its magtype */
+	kaddr_t mag_round[];
+};
+
+struct kmem_maglist {
+	struct kmem_magazine *ml_list;
+	long ml_total, ml_min, ml_reaplimit;
+	uint64_t ml_alloc;
+};
+
+/* kmem_cpu_cache_t: one CPU's magazines (cc_lock and the fields: one line). */
+struct kmem_cpu_cache {
+	struct hw_line cc_line;
+	struct kmem_magazine *cc_loaded, *cc_ploaded;
+	int cc_rounds, cc_prounds, cc_magsize;	/* -1: no magazine */
+	int cc_magtype;			/* the magtype its magazines are of */
+	uint64_t cc_alloc, cc_free;
+};
+
+/* The policy's part of kmem_cache_t. */
+struct mcache {
+	struct kmem_cache *kc;
+	size_t chunksize, slabsize;
+	unsigned int chunks, order, binshift;
+	bool hash;			/* KMF_HASH: bufctls off the buffer */
+	int magtype;			/* kmem_magtype[] row; -1: KMF_NOMAGAZINE */
+	int is_magcache;		/* kmem_magazine_N of that row, else -1 */
+	/* slab layer, under cache_lock */
+	struct hw_line cache_line;
+	struct hw_lock cache_lock;
+	struct list_head *bins;		/* partial slabs by kmem_partial_slab_cmp weight */
+	int top;			/* highest weight with a slab, -1 */
+	struct list_head complete;
+	unsigned long nr_partial, nr_complete;
+	struct hw_line hash_line[KMEM_HASH_LINES];
+	/* depot, under cache_depot_lock */
+	struct hw_line depot_line;
+	struct hw_lock depot_lock;
+	struct kmem_maglist full, empty;
+	uint64_t depot_contention, depot_contention_prev;
+	bool resized;			/* contention_prev + INT_MAX: skip one update */
+	uint64_t stat[NR_KMEM_STATS];
+	struct kmem_cpu_cache *cpu;	/* [ncpus] */
+	struct hw_lock_class lock_class, depot_class;
+	char lock_name[64], depot_name[64];
+	struct page **all;		/* every slab, for the check */
+	int nall, all_cap;
+	uint64_t slabs_peak;
+};
+
+struct mag {
+	struct kernel *k;
+	struct hw *hw;
+	int ncpus;
+	struct kmem_cache *mt_cache[NR_MAGTYPES];	/* kmem_magazine_N */
+	int making;			/* the magtype whose cache is being created */
+	bool magtypes_made;
+	int fixed_magsize;		/* magazine_size: -1 by chunk size, 0 none */
+	long contention_limit;		/* kmem_depot_contention */
+	bool reap_on_update;
+	uint64_t nmag[NR_MAGTYPES];	/* magazines that exist, by type */
+	struct kmem_magazine *pool[NR_MAGTYPES];	/* host records to reuse */
+	uint32_t cost_alloc, cost_free, cost_list, cost_per_object, cost_grow, cost_init_object,
+		cost_destroy, cost_update;
+	int sym_slab_alloc, sym_slab_free, sym_slab_create, sym_depot_alloc, sym_depot_free,
+		sym_mag_alloc, sym_mag_destroy, sym_update;
+	struct mcache **caches;
+	int ncaches, caches_cap;
+	struct housekeeping update;	/* kmem_update, on CPU 0 */
+};
+
+static const struct param_def mag_params[] = {
+	{ "magazine_size", PT_INT, "-1", -1, 143, NULL,
+	  "rounds per magazine of every cache (-1: by chunk size, kmem_magtype[]; 0: no "
+	  "magazine layer, KMF_NOMAGAZINE; else 1 3 7 15 31 47 63 95 or 143)" },
+	{ "magazine_update_ms", PT_DOUBLE, "15000", 0.01, 1e7, NULL,
+	  "kmem_reap_interval: how often kmem_cache_update runs (Solaris: 15 s)" },
+	{ "magazine_contention", PT_INT, "3", 0, 1000000000, NULL,
+	  "kmem_depot_contention: contended depot locks per interval that grow the magazines" },
+	{ "magazine_reap", PT_BOOL, "0", 0, 1, NULL,
+	  "run kmem_reap (free depot magazines beyond the working set) with each update, as "
+	  "when memory is tight" },
+	{ NULL },
+};
+
+static void out_of_memory(void)
+{
+	fprintf(stderr, "slabsim: magazine policy: out of host memory\n");
+	abort();
+}
+
+/* --- the slab layer --- */
+
+/* KMEM_PARTIAL_SLAB_WEIGHT, negated: the fullest slabs first, finely at
+ * both ends, binned by 2^binshift in between. */
+static unsigned int slab_weight(const struct mcache *mc, unsigned int refcnt)
+{
+	unsigned int bs = mc->binshift;
+	if (refcnt <= bs || mc->chunks - refcnt <= bs)
+		return refcnt;
+	return bs + (refcnt >> bs);
+}
+
+static void partial_add(struct mcache *mc, struct page *sp)
+{
+	int w = (int)slab_weight(mc, sp->inuse);
+	list_add(&sp->lru, &mc->bins[w]);
+	if (w > mc->top)
+		mc->top = w;
+	mc->nr_partial++;
+}
+
+static void partial_del(struct mcache *mc, struct page *sp)
+{
+	list_del(&sp->lru);
+	mc->nr_partial--;
+	while (mc->top >= 0 && list_empty(&mc->bins[mc->top]))
+		mc->top--;
+}
+
+/* The line of a buffer's bufctl: at its end in a small-chunk slab; a hash
+ * bucket of cache_hash_table in a KMF_HASH cache (its bufctl is looked up). */
+static void bufctl_touch(struct mag *m, struct sim_cpu *cpu, struct mcache *mc,
+			 struct page *sp, unsigned int idx, bool write)
+{
+	kaddr_t buf = slab_obj_addr(mc->kc, sp, idx);
+	if (mc->hash) {
+		int b = (int)((buf >> (fls(mc->chunksize) - 1)) % KMEM_HASH_LINES);
+		if (write)
+			hw_write(m->hw, cpu, &mc->hash_line[b]);
+		else
+			hw_read(m->hw, cpu, &mc->hash_line[b]);
+		return;
+	}
+	kaddr_t bc = buf + mc->chunksize - KMEM_ALIGN;	/* cache_bufctl */
+	uint64_t off = bc - page_address(sp);
+	hw_obj_access(m->hw, cpu, &sp->cl[off >> 6], bc >> 6, 1, write, sp->nid);
+}
+
+/* kmem_slab_create(): a slab on this CPU's node, every buffer chained. */
+static struct page *kmem_slab_create(struct mag *m, struct sim_cpu *cpu, struct mcache *mc)
+{
+	int psym = sym_enter(cpu, m->sym_slab_create);
+	struct page *sp = alloc_pages_node(&m->k->pa, cpu, m->k->m->topo[cpu->id].node, mc->order);
+	if (!sp) {
+		sym_exit(cpu, psym);
+		return NULL;
+	}
+	sp->slab = mc->kc;
+	sp->flags |= PG_slab;
+	sp->order = (int8_t)mc->order;
+	account_slab_pages(&m->k->pa, sp->nid, 1l << mc->order);
+	slab_page_prepare(m->k, sp, mc->chunks);
+	cpu_charge(cpu, m->cost_grow + mc->chunks * m->cost_init_object);
+	slab_objs_stream(m->hw, cpu, sp, mc->chunks);	/* the bufctl chain */
+	for (unsigned int i = 0; i < mc->chunks; i++)
+		sp->obj[i].next = i + 1 < mc->chunks ? (uint16_t)(i + 1) : OBJ_NIL;
+	sp->freelist = 0;
+	sp->inuse = 0;
+	hw_write(m->hw, cpu, &sp->line);	/* the kmem_slab_t */
+	if (mc->nall == mc->all_cap) {
+		mc->all_cap = mc->all_cap ? 2 * mc->all_cap : 64;
+		mc->all = realloc(mc->all, (size_t)mc->all_cap * sizeof(*mc->all));
+		if (!mc->all)
+			out_of_memory();
+	}
+	sp->priv = (void *)(intptr_t)mc->nall;
+	mc->all[mc->nall++] = sp;
+	if ((uint64_t)mc->nall > mc->slabs_peak)
+		mc->slabs_peak = (uint64_t)mc->nall;
+	sym_exit(cpu, psym);
+	return sp;
+}
+
+/* kmem_slab_destroy(): the empty slab back to the page allocator. */
+static void kmem_slab_destroy(struct mag *m, struct sim_cpu *cpu, struct mcache *mc,
+			      struct page *sp)
+{
+	int i = (int)(intptr_t)sp->priv;
+	mc->all[i] = mc->all[--mc->nall];
+	mc->all[i]->priv = (void *)(intptr_t)i;
+	cpu_charge(cpu, m->cost_destroy);
+	sp->flags &= ~PG_slab;
+	sp->slab = NULL;
+	sp->priv = NULL;
+	account_slab_pages(&m->k->pa, sp->nid, -(1l << mc->order));
+	__free_pages(&m->k->pa, cpu, sp, mc->order);
+}
+
+/* kmem_slab_alloc(): a buffer from the fullest partial slab, or a new one. */
+static kaddr_t kmem_slab_alloc(struct mag *m, struct sim_cpu *cpu, struct mcache *mc)
+{
+	int psym = sym_enter(cpu, m->sym_slab_alloc);
+	cpu_charge(cpu, m->cost_list + m->cost_per_object);
+	hw_spin_lock(m->hw, cpu, &mc->cache_lock);
+	hw_read(m->hw, cpu, &mc->cache_line);
+	struct page *sp;
+	if (mc->top < 0) {	/* none: a new slab, lock dropped meanwhile */
+		hw_spin_unlock(m->hw, cpu, &mc->cache_lock);
+		sp = kmem_slab_create(m, cpu, mc);
+		hw_spin_lock(m->hw, cpu, &mc->cache_lock);
+		if (!sp) {
+			mc->stat[ST_ALLOC_FAIL]++;
+			hw_spin_unlock(m->hw, cpu, &mc->cache_lock);
+			sym_exit(cpu, psym);
+			return 0;
+		}
+		mc->stat[ST_SLAB_CREATE]++;
+	} else {
+		sp = list_first_entry(&mc->bins[mc->top], struct page, lru);
+		partial_del(mc, sp);
+	}
+	unsigned int idx = sp->freelist;
+	bufctl_touch(m, cpu, mc, sp, idx, mc->hash);	/* pop it (hash: insert it) */
+	sp->freelist = sp->obj[idx].next;
+	sp->inuse++;
+	hw_write(m->hw, cpu, &sp->line);
+	if (sp->inuse == mc->chunks) {
+		list_add(&sp->lru, &mc->complete);
+		mc->nr_complete++;
+	} else {
+		partial_add(mc, sp);
+	}
+	mc->stat[ST_SLAB_ALLOC]++;
+	hw_write(m->hw, cpu, &mc->cache_line);
+	hw_spin_unlock(m->hw, cpu, &mc->cache_lock);
+	sym_exit(cpu, psym);
+	return slab_obj_addr(mc->kc, sp, idx);
+}
+
+/* kmem_slab_free(): the buffer back on its slab; an empty slab is
+ * destroyed at once. */
+static void kmem_slab_free(struct mag *m, struct sim_cpu *cpu, struct mcache *mc, kaddr_t buf)
+{
+	int psym = sym_enter(cpu, m->sym_slab_free);
+	cpu_charge(cpu, m->cost_list + m->cost_per_object);
+	struct page *sp = virt_to_head_page(&m->k->pa, buf);
+	unsigned int idx = slab_obj_index(mc->kc, sp, buf);
+	hw_spin_lock(m->hw, cpu, &mc->cache_lock);
+	if (mc->hash)
+		bufctl_touch(m, cpu, mc, sp, idx, false);	/* kmem_hash lookup */
+	bufctl_touch(m, cpu, mc, sp, idx, true);
+	sp->obj[idx].next = sp->freelist;
+	sp->freelist = (uint16_t)idx;
+	bool was_complete = sp->inuse == mc->chunks;
+	if (was_complete) {
+		list_del(&sp->lru);
+		mc->nr_complete--;
+	} else {
+		partial_del(mc, sp);
+	}
+	sp->inuse--;
+	hw_write(m->hw, cpu, &sp->line);
+	mc->stat[ST_SLAB_FREE]++;
+	hw_write(m->hw, cpu, &mc->cache_line);
+	if (sp->inuse == 0) {
+		mc->stat[ST_SLAB_DESTROY]++;
+		hw_spin_unlock(m->hw, cpu, &mc->cache_lock);
+		kmem_slab_destroy(m, cpu, mc, sp);
+	} else {
+		partial_add(mc, sp);
+		hw_spin_unlock(m->hw, cpu, &mc->cache_lock);
+	}
+	sym_exit(cpu, psym);
+}
+
+/* --- magazines --- */
+
+/* Word `w` of a magazine (0: mag_next, 1..: the rounds). */
+static void mag_touch(struct mag *m, struct sim_cpu *cpu, struct kmem_magazine *mp, int w,
+		      bool write)
+{
+	kaddr_t a = mp->addr + (kaddr_t)w * WORD;
+	uint64_t off = a - page_address(mp->page);
+	hw_obj_access(m->hw, cpu, &mp->page->cl[off >> 6], a >> 6, 1, write, mp->page->nid);
+}
+
+/* kmem_cache_alloc(mt_cache, KM_NOSLEEP): a new empty magazine of type mt. */
+static struct kmem_magazine *kmem_magazine_alloc(struct mag *m, struct sim_cpu *cpu, int mt)
+{
+	kaddr_t addr = kmem_cache_alloc(m->k, cpu, m->mt_cache[mt]);
+	if (!addr)
+		return NULL;
+	struct kmem_magazine *mp = m->pool[mt];
+	if (mp)
+		m->pool[mt] = mp->mag_next;
+	else if (!(mp = malloc(sizeof(*mp) + (size_t)kmem_magtype[mt].magsize * sizeof(kaddr_t))))
+		out_of_memory();
+	mp->mag_next = NULL;
+	mp->addr = addr;
+	mp->page = virt_to_head_page(&m->k->pa, addr);
+	mp->mt = mt;
+	m->nmag[mt]++;
+	return mp;
+}
+
+/* kmem_magazine_destroy(): its first `nrounds` rounds back to the slab
+ * layer, the magazine to its own cache. */
+static void kmem_magazine_destroy(struct mag *m, struct sim_cpu *cpu, struct mcache *mc,
+				  struct kmem_magazine *mp, int nrounds)
+{
+	int psym = sym_enter(cpu, m->sym_mag_destroy);
+	for (int i = 0; i < nrounds; i++) {
+		mag_touch(m, cpu, mp, i + 1, false);
+		kmem_slab_free(m, cpu, mc, mp->mag_round[i]);
+	}
+	int mt = mp->mt;
+	kaddr_t addr = mp->addr;
+	mp->mag_next = m->pool[mt];
+	m->pool[mt] = mp;
+	m->nmag[mt]--;
+	kmem_cache_free(m->k, cpu, m->mt_cache[mt], addr);
+	sym_exit(cpu, psym);
+}
+
+/* cache_depot_lock: a failed mutex_tryenter counts as contention. */
+static void depot_lock(struct mag *m, struct sim_cpu *cpu, struct mcache *mc, bool count)
+{
+	if (!hw_spin_trylock(m->hw, cpu, &mc->depot_lock)) {
+		hw_spin_lock(m->hw, cpu, &mc->depot_lock);
+		if (count)
+			mc->depot_contention++;
+	}
+}
+
+/* kmem_depot_alloc(): a magazine off a depot list, NULL if none. */
+static struct kmem_magazine *kmem_depot_alloc(struct mag *m, struct sim_cpu *cpu,
+					      struct mcache *mc, struct kmem_maglist *mlp)
+{
+	int psym = sym_enter(cpu, m->sym_depot_alloc);
+	cpu_charge(cpu, m->cost_list);
+	depot_lock(m, cpu, mc, true);
+	hw_read(m->hw, cpu, &mc->depot_line);
+	struct kmem_magazine *mp = mlp->ml_list;
+	if (mp) {
+		mag_touch(m, cpu, mp, 0, false);	/* mp->mag_next */
+		mlp->ml_list = mp->mag_next;
+		if (--mlp->ml_total < mlp->ml_min)
+			mlp->ml_min = mlp->ml_total;
+		mlp->ml_alloc++;
+		hw_write(m->hw, cpu, &mc->depot_line);
+	}
+	hw_spin_unlock(m->hw, cpu, &mc->depot_lock);
+	sym_exit(cpu, psym);
+	return mp;
+}
+
+/* kmem_depot_free(): a magazine onto a depot list (one of a size given up
+ * by a resize meanwhile is destroyed instead). */
+static void kmem_depot_free(struct mag *m, struct sim_cpu *cpu, struct mcache *mc,
+			    struct kmem_maglist *mlp, struct kmem_magazine *mp)
+{
+	int psym = sym_enter(cpu, m->sym_depot_free);
+	cpu_charge(cpu, m->cost_list);
+	depot_lock(m, cpu, mc, false);
+	if (mp->mt != mc->magtype) {
+		hw_spin_unlock(m->hw, cpu, &mc->depot_lock);
+		kmem_magazine_destroy(m, cpu, mc, mp,
+				      mlp == &mc->full ? kmem_magtype[mp->mt].magsize : 0);
+		sym_exit(cpu, psym);
+		return;
+	}
+	mag_touch(m, cpu, mp, 0, true);
+	mp->mag_next = mlp->ml_list;
+	mlp->ml_list = mp;
+	mlp->ml_total++;
+	hw_write(m->hw, cpu, &mc->depot_line);
+	hw_spin_unlock(m->hw, cpu, &mc->depot_lock);
+	sym_exit(cpu, psym);
+}
+
+/* kmem_cpu_reload(): mp becomes the loaded magazine, the loaded one the
+ * previous. */
+static void kmem_cpu_reload(struct kmem_cpu_cache *ccp, struct kmem_magazine *mp, int rounds)
+{
+	ccp->cc_ploaded = ccp->cc_loaded;
+	ccp->cc_prounds = ccp->cc_rounds;
+	ccp->cc_loaded = mp;
+	ccp->cc_rounds = rounds;
+}
+
+/* The CPU's part of kmem_cache_magazine_purge() and _enable() after a
+ * resize: its magazines back, then the new size. */
+static void cpu_magazine_purge(struct mag *m, struct sim_cpu *cpu, struct mcache *mc,
+			       struct kmem_cpu_cache *ccp)
+{
+	struct kmem_magazine *mp = ccp->cc_loaded, *pmp = ccp->cc_ploaded;
+	int rounds = ccp->cc_rounds, prounds = ccp->cc_prounds;
+	ccp->cc_loaded = ccp->cc_ploaded = NULL;
+	ccp->cc_rounds = ccp->cc_prounds = -1;
+	ccp->cc_magtype = mc->magtype;
+	ccp->cc_magsize = mc->magtype >= 0 ? kmem_magtype[mc->magtype].magsize : 0;
+	if (mp)
+		kmem_magazine_destroy(m, cpu, mc, mp, rounds);
+	if (pmp)
+		kmem_magazine_destroy(m, cpu, mc, pmp, prounds);
+}
+
+/* cc_lock: mutex_enter, a locked op on the CPU's own line. */
+static struct kmem_cpu_cache *cc_lock(struct mag *m, struct sim_cpu *cpu, struct mcache *mc)
+{
+	struct kmem_cpu_cache *ccp = &mc->cpu[cpu->id];
+	hw_atomic(m->hw, cpu, &ccp->cc_line);
+	housekeeping_touch(&m->update, 0, cpu->clock);
+	return ccp;
+}
+
+static kaddr_t mag_alloc(void *state, struct kmem_cache *kc, struct sim_cpu *cpu, int node)
+{
+	struct mag *m = state;
+	struct mcache *mc = kc->priv;
+	cpu_charge(cpu, m->cost_alloc);
+	struct kmem_cpu_cache *ccp = cc_lock(m, cpu, mc);
+	for (;;) {
+		if (ccp->cc_magtype != mc->magtype) {
+			cpu_magazine_purge(m, cpu, mc, ccp);
+			continue;
+		}
+		if (ccp->cc_rounds > 0) {
+			kaddr_t buf = ccp->cc_loaded->mag_round[--ccp->cc_rounds];
+			mag_touch(m, cpu, ccp->cc_loaded, ccp->cc_rounds + 1, false);
+			ccp->cc_alloc++;
+			return buf;
+		}
+		if (ccp->cc_prounds > 0) {
+			kmem_cpu_reload(ccp, ccp->cc_ploaded, ccp->cc_prounds);
+			continue;
+		}
+		if (ccp->cc_magsize == 0)
+			break;
+		struct kmem_magazine *fmp = kmem_depot_alloc(m, cpu, mc, &mc->full);
+		if (!fmp)
+			break;
+		if (fmp->mt != ccp->cc_magtype) {	/* resized while we waited */
+			kmem_depot_free(m, cpu, mc, &mc->full, fmp);
+			continue;
+		}
+		struct kmem_magazine *emp = ccp->cc_ploaded;	/* empty, or NULL */
+		kmem_cpu_reload(ccp, fmp, kmem_magtype[fmp->mt].magsize);
+		if (emp)	/* after the reload: what it calls may use this cache */
+			kmem_depot_free(m, cpu, mc, &mc->empty, emp);
+	}
+	return kmem_slab_alloc(m, cpu, mc);
+}
+
+/* kmem_cpucache_magazine_alloc(): an empty magazine from the depot, else a
+ * new one; false if neither (the free goes to the slab layer). */
+static bool cpucache_magazine_alloc(struct mag *m, struct sim_cpu *cpu, struct mcache *mc,
+				    struct kmem_cpu_cache *ccp)
+{
+	struct kmem_magazine *emp = kmem_depot_alloc(m, cpu, mc, &mc->empty);
+	if (emp) {
+		if (emp->mt != ccp->cc_magtype) {
+			kmem_depot_free(m, cpu, mc, &mc->empty, emp);
+			return true;
+		}
+		struct kmem_magazine *fmp = ccp->cc_ploaded;	/* full, or NULL */
+		kmem_cpu_reload(ccp, emp, 0);
+		if (fmp)
+			kmem_depot_free(m, cpu, mc, &mc->full, fmp);
+		return true;
+	}
+	int mt = mc->magtype;
+	int psym = sym_enter(cpu, m->sym_mag_alloc);
+	emp = kmem_magazine_alloc(m, cpu, mt);
+	sym_exit(cpu, psym);
+	if (!emp)
+		return false;
+	if (ccp->cc_magsize != kmem_magtype[mt].magsize || mt != mc->magtype)
+		kmem_magazine_destroy(m, cpu, mc, emp, 0);	/* resized meanwhile */
+	else
+		kmem_depot_free(m, cpu, mc, &mc->empty, emp);
+	return true;
+}
+
+static void mag_free(void *state, struct kmem_cache *kc, struct sim_cpu *cpu, kaddr_t buf)
+{
+	struct mag *m = state;
+	struct mcache *mc = kc->priv;
+	cpu_charge(cpu, m->cost_free);
+	struct kmem_cpu_cache *ccp = cc_lock(m, cpu, mc);
+	for (;;) {
+		if (ccp->cc_magtype != mc->magtype) {
+			cpu_magazine_purge(m, cpu, mc, ccp);
+			continue;
+		}
+		if ((unsigned int)ccp->cc_rounds < (unsigned int)ccp->cc_magsize) {
+			ccp->cc_loaded->mag_round[ccp->cc_rounds++] = buf;
+			mag_touch(m, cpu, ccp->cc_loaded, ccp->cc_rounds, true);
+			ccp->cc_free++;
+			return;
+		}
+		if (ccp->cc_prounds == 0) {
+			kmem_cpu_reload(ccp, ccp->cc_ploaded, ccp->cc_prounds);
+			continue;
+		}
+		if (ccp->cc_magsize == 0 || !cpucache_magazine_alloc(m, cpu, mc, ccp))
+			break;
+	}
+	kmem_slab_free(m, cpu, mc, buf);
+}
+
+/* --- the depot's working set, and resizing (kmem_cache_update) --- */
+
+static void ws_update(struct kmem_maglist *mlp)
+{
+	mlp->ml_reaplimit = mlp->ml_min;
+	mlp->ml_min = mlp->ml_total;
+}
+
+/* kmem_depot_ws_reap(): the magazines outside the working set (all of
+ * them after kmem_depot_ws_zero) back to the slab layer. */
+static bool kmem_depot_ws_reap(struct mag *m, struct sim_cpu *cpu, struct mcache *mc)
+{
+	bool any = false;
+	struct kmem_maglist *lists[2] = { &mc->full, &mc->empty };
+	for (int l = 0; l < 2; l++) {
+		long reap = lists[l]->ml_reaplimit < lists[l]->ml_min ? lists[l]->ml_reaplimit
+			: lists[l]->ml_min;
+		struct kmem_magazine *mp;
+		while (reap-- > 0 && (mp = kmem_depot_alloc(m, cpu, mc, lists[l]))) {
+			kmem_magazine_destroy(m, cpu, mc, mp, l ? 0 : kmem_magtype[mp->mt].magsize);
+			any = true;
+		}
+	}
+	return any;
+}
+
+/* kmem_cache_update(): for every cache, the working set; a resize if the
+ * depot lock was contended; kmem_reap if asked. Runs on CPU 0. */
+static bool kmem_update(struct housekeeping *h, struct task *cur)
+{
+	struct mag *m = h->arg;
+	struct sim_cpu *cpu = task_cpu(cur);
+	int psym = sym_enter(cpu, m->sym_update);
+	bool progress = false;
+	for (int i = 0; i < m->ncaches; i++) {
+		struct mcache *mc = m->caches[i];
+		cpu_charge(cpu, m->cost_update);
+		hw_spin_lock(m->hw, cpu, &mc->depot_lock);
+		ws_update(&mc->full);
+		ws_update(&mc->empty);
+		bool resize = mc->magtype >= 0 && mc->magtype + 1 < NR_MAGTYPES &&
+			      mc->chunksize < kmem_magtype[mc->magtype].maxbuf && !mc->resized &&
+			      (long)(mc->depot_contention - mc->depot_contention_prev) >
+				      m->contention_limit;
+		mc->depot_contention_prev = mc->depot_contention;
+		mc->resized = false;
+		if (resize) {	/* kmem_cache_magazine_resize() */
+			mc->magtype++;
+			mc->resized = true;
+			mc->stat[ST_MAGAZINE_RESIZE]++;
+			mc->full.ml_reaplimit = mc->full.ml_min = mc->full.ml_total;	/* ws_zero */
+			mc->empty.ml_reaplimit = mc->empty.ml_min = mc->empty.ml_total;
+		}
+		hw_write(m->hw, cpu, &mc->depot_line);
+		hw_spin_unlock(m->hw, cpu, &mc->depot_lock);
+		if (resize || m->reap_on_update) {
+			if (!resize)
+				mc->stat[ST_REAP]++;
+			progress |= kmem_depot_ws_reap(m, cpu, mc) || resize;
+		}
+	}
+	sym_exit(cpu, psym);
+	return progress;
+}
+
+/* --- caches --- */
+
+/* The slab size: a page for small chunks (the kmem_slab_t at its end), else
+ * the fit of 1..8 chunks that wastes least per chunk. */
+static void slab_geometry(struct mcache *mc)
+{
+	if (!mc->hash) {
+		mc->order = 0;
+		mc->slabsize = PAGE_SIZE;
+		mc->chunks = (unsigned int)((PAGE_SIZE - KMEM_SLAB_T_SIZE) / mc->chunksize);
+		return;
+	}
+	size_t minwaste = (size_t)-1;
+	for (size_t chunks = 1; chunks <= KMEM_VOID_FRACTION; chunks++) {
+		unsigned int order = 0;
+		while ((PAGE_SIZE << order) < mc->chunksize * chunks)
+			order++;
+		size_t slabsize = PAGE_SIZE << order, n = slabsize / mc->chunksize;
+		size_t waste = (slabsize % mc->chunksize) / n;
+		if (waste < minwaste) {
+			minwaste = waste;
+			mc->order = order;
+			mc->slabsize = slabsize;
+			mc->chunks = (unsigned int)n;
+		}
+	}
+}
+
+/* The kmem_magazine_N caches, before the first cache (kmem_cache_init). */
+static int make_magtype_caches(struct mag *m, struct sim_err *err)
+{
+	m->magtypes_made = true;
+	for (int t = 0; t < NR_MAGTYPES; t++) {
+		char name[32];
+		snprintf(name, sizeof(name), "kmem_magazine_%d", kmem_magtype[t].magsize);
+		m->making = t;
+		m->mt_cache[t] = kmem_cache_create(m->k, name, (unsigned int)((kmem_magtype[t].magsize +
+						    1) * WORD), (unsigned int)kmem_magtype[t].align, 0,
+						   err);
+		m->making = -1;
+		if (!m->mt_cache[t])
+			return -1;
+	}
+	return 0;
+}
+
+static int magtype_of(const struct mag *m, size_t chunksize)
+{
+	if (m->fixed_magsize == 0)
+		return -1;
+	int mt = 0;
+	if (m->fixed_magsize > 0)
+		while (kmem_magtype[mt].magsize != m->fixed_magsize)
+			mt++;
+	else
+		while (chunksize <= kmem_magtype[mt].minbuf)
+			mt++;
+	return mt;
+}
+
+static struct kmem_cache *mag_cache_create(void *state, struct kmem_cache *kc,
+					   struct sim_err *err)
+{
+	struct mag *m = state;
+	if (!m->magtypes_made && make_magtype_caches(m, err) < 0)
+		return NULL;
+	size_t align = kc->align < KMEM_ALIGN ? KMEM_ALIGN : kc->align;
+	if ((kc->flags & SLAB_HWCACHE_ALIGN) && align < 64)	/* a Linux caller's cache line */
+		align = 64;
+	if (align & (align - 1) || align > PAGE_SIZE)
+		return sim_fail(err, "magazine: cache %s: bad alignment %zu", kc->name, align),
+		       NULL;
+	size_t chunksize = (kc->object_size + KMEM_ALIGN - 1) / KMEM_ALIGN * KMEM_ALIGN;
+	chunksize = (chunksize + align - 1) / align * align;
+	struct mcache *mc = calloc(1, sizeof(*mc));
+	if (!mc)
+		return sim_fail(err, "out of memory creating cache %s", kc->name), NULL;
+	mc->kc = kc;
+	mc->chunksize = chunksize;
+	mc->is_magcache = m->making;
+	mc->hash = m->making < 0 && chunksize >= PAGE_SIZE / KMEM_VOID_FRACTION;	/* KMC_NOHASH */
+	slab_geometry(mc);
+	if (mc->order > KMEM_SLAB_MAX_ORDER || !mc->chunks) {
+		free(mc);
+		return sim_fail(err, "magazine: cache %s: %zu-byte chunks need a slab beyond order %d",
+				kc->name, chunksize, KMEM_SLAB_MAX_ORDER), NULL;
+	}
+	mc->binshift = (unsigned int)fls(mc->chunks / 16) + 1;
+	mc->magtype = magtype_of(m, chunksize);
+	kc->size = (unsigned int)chunksize;
+	kc->priv = mc;
+	mc->bins = malloc((mc->chunks + 1) * sizeof(*mc->bins));
+	mc->cpu = calloc((size_t)m->ncpus, sizeof(*mc->cpu));
+	if (!mc->bins || !mc->cpu)
+		out_of_memory();
+	for (unsigned int b = 0; b <= mc->chunks; b++)
+		INIT_LIST_HEAD(&mc->bins[b]);
+	mc->top = -1;
+	INIT_LIST_HEAD(&mc->complete);
+	snprintf(mc->lock_name, sizeof(mc->lock_name), "&cp->cache_lock [%s]", kc->name);
+	snprintf(mc->depot_name, sizeof(mc->depot_name), "&cp->cache_depot_lock [%s]", kc->name);
+	hw_lock_class_init(m->hw, &mc->lock_class, mc->lock_name, m->hw->sym_spin_lock);
+	hw_lock_class_init(m->hw, &mc->depot_class, mc->depot_name, m->hw->sym_spin_lock);
+	hw_line_init(m->hw, &mc->cache_line, 0);	/* kmem_cache_t: node 0 memory */
+	hw_line_init(m->hw, &mc->depot_line, 0);
+	hw_lock_init(&mc->cache_lock, m->k->lock_kind, &mc->cache_line, &mc->lock_class);
+	hw_lock_init(&mc->depot_lock, m->k->lock_kind, &mc->depot_line, &mc->depot_class);
+	for (int b = 0; b < KMEM_HASH_LINES; b++)
+		hw_line_init(m->hw, &mc->hash_line[b], 0);
+	for (int c = 0; c < m->ncpus; c++) {
+		struct kmem_cpu_cache *ccp = &mc->cpu[c];
+		hw_line_init(m->hw, &ccp->cc_line, 0);	/* cache_cpu[] is in kmem_cache_t */
+		ccp->cc_rounds = ccp->cc_prounds = -1;
+		ccp->cc_magtype = mc->magtype;
+		ccp->cc_magsize = mc->magtype >= 0 ? kmem_magtype[mc->magtype].magsize : 0;
+	}
+	if (m->ncaches == m->caches_cap) {
+		m->caches_cap = m->caches_cap ? 2 * m->caches_cap : 32;
+		m->caches = realloc(m->caches, (size_t)m->caches_cap * sizeof(*m->caches));
+		if (!m->caches)
+			out_of_memory();
+	}
+	m->caches[m->ncaches++] = mc;
+	return kc;
+}
+
+static unsigned int mag_kmalloc_max(void *state)
+{
+	(void)state;
+	return KMEM_BIG_MAXBUF;
+}
+
+/* --- reports and invariants --- */
+
+static long maglist_length(const struct kmem_maglist *mlp)
+{
+	long n = 0;
+	for (const struct kmem_magazine *mp = mlp->ml_list; mp; mp = mp->mag_next)
+		n++;
+	return n;
+}
+
+static void mag_cache_info(void *state, struct kmem_cache *kc, struct cache_info *out)
+{
+	struct mag *m = state;
+	struct mcache *mc = kc->priv;
+	memset(out, 0, sizeof(*out));
+	out->order = mc->order;
+	out->objs_per_slab = mc->chunks;
+	out->slabs = (uint64_t)mc->nall;
+	out->slabs_peak = mc->slabs_peak;
+	out->partial = mc->nr_partial;
+	out->objects = (uint64_t)mc->nall * mc->chunks;
+	out->active = kc->live;
+	uint64_t v[NR_KMEM_STATS];
+	memcpy(v, mc->stat, sizeof(v));
+	for (int c = 0; c < m->ncpus; c++) {
+		const struct kmem_cpu_cache *ccp = &mc->cpu[c];
+		v[ST_ALLOC] += ccp->cc_alloc;
+		v[ST_FREE] += ccp->cc_free;
+		v[ST_BUF_AVAIL] += (uint64_t)(ccp->cc_rounds > 0 ? ccp->cc_rounds : 0) +
+			(uint64_t)(ccp->cc_prounds > 0 ? ccp->cc_prounds : 0);
+	}
+	v[ST_ALLOC] += mc->stat[ST_SLAB_ALLOC];
+	v[ST_FREE] += mc->stat[ST_SLAB_FREE];
+	v[ST_DEPOT_ALLOC] = mc->full.ml_alloc;
+	v[ST_DEPOT_FREE] = mc->empty.ml_alloc;
+	v[ST_DEPOT_CONTENTION] = mc->depot_contention;
+	v[ST_FULL_MAGAZINES] = (uint64_t)mc->full.ml_total;
+	v[ST_EMPTY_MAGAZINES] = (uint64_t)mc->empty.ml_total;
+	out->nstats = NR_KMEM_STATS;
+	for (int i = 0; i < NR_KMEM_STATS; i++)
+		out->stats[i] = (struct slab_stat){ kmem_stat_name[i], v[i] };
+	out->ntunables = 3;
+	out->tunables[0] = (struct slab_stat){ "chunk_size", mc->chunksize };
+	out->tunables[1] = (struct slab_stat){ "slab_size", mc->slabsize };
+	out->tunables[2] = (struct slab_stat){ "magazine_size", mc->magtype >= 0 ?
+		(uint64_t)kmem_magtype[mc->magtype].magsize : 0 };
+}
+
+/* Count a magazine's rounds against their slabs. */
+static int count_rounds(struct mag *m, struct mcache *mc, const struct kmem_magazine *mp,
+			int nrounds, uint32_t *waiting, const char *where, struct sim_err *err)
+{
+	if (nrounds < 0 || nrounds > kmem_magtype[mp->mt].magsize)
+		return sim_fail(err, "magazine %s: %s holds %d rounds in a magazine of %d",
+				mc->kc->name, where, nrounds, kmem_magtype[mp->mt].magsize);
+	for (int i = 0; i < nrounds; i++) {
+		kaddr_t buf = mp->mag_round[i];
+		struct page *sp = virt_to_head_page(&m->k->pa, buf);
+		if (!sp || sp->slab != mc->kc || !(sp->flags & PG_slab))
+			return sim_fail(err, "magazine %s: %s holds %#llx, not a buffer of this "
+					"cache", mc->kc->name, where, (unsigned long long)buf);
+		if (sp->obj[slab_obj_index(mc->kc, sp, buf)].live)
+			return sim_fail(err, "magazine %s: %s holds %#llx, which is allocated",
+					mc->kc->name, where, (unsigned long long)buf);
+		waiting[(int)(intptr_t)sp->priv]++;
+	}
+	return 0;
+}
+
+static int check_slab_lists(struct mcache *mc, struct sim_err *err)
+{
+	unsigned long partial = 0, complete = 0;
+	for (int b = 0; b <= (int)mc->chunks; b++) {
+		struct page *sp;
+		list_for_each_entry(sp, &mc->bins[b], lru) {
+			if (sp->inuse == 0 || sp->inuse >= mc->chunks ||
+			    slab_weight(mc, sp->inuse) != (unsigned int)b || b > mc->top ||
+			    ++partial > (unsigned long)mc->nall)
+				return sim_fail(err, "magazine %s: slab pfn %llu (%u of %u in use) is "
+						"in partial bin %d (top %d)", mc->kc->name,
+						(unsigned long long)sp->pfn, sp->inuse, mc->chunks, b,
+						mc->top);
+		}
+	}
+	struct page *sp;
+	list_for_each_entry(sp, &mc->complete, lru)
+		if (sp->inuse != mc->chunks || ++complete > (unsigned long)mc->nall)
+			return sim_fail(err, "magazine %s: slab pfn %llu on the complete list has %u "
+					"of %u in use", mc->kc->name, (unsigned long long)sp->pfn,
+					sp->inuse, mc->chunks);
+	if (partial != mc->nr_partial || complete != mc->nr_complete ||
+	    partial + complete != (unsigned long)mc->nall)
+		return sim_fail(err, "magazine %s: %lu partial and %lu complete slabs listed, "
+				"counted %lu and %lu, %d exist", mc->kc->name, partial, complete,
+				mc->nr_partial, mc->nr_complete, mc->nall);
+	return 0;
+}
+
+/* The invariants: the slab lists; every CPU's magazines and the depot's
+ * (counts, sizes, rounds that are free buffers of this cache), each free
+ * buffer in exactly one place (slab_check_pages); a magazine cache holds
+ * exactly the magazines that exist. */
+static int mag_check(void *state, struct kmem_cache *kc, struct sim_err *err)
+{
+	struct mag *m = state;
+	struct mcache *mc = kc->priv;
+	if (check_slab_lists(mc, err) < 0)
+		return -1;
+	uint32_t *waiting = calloc((size_t)mc->nall + 1, sizeof(*waiting));
+	if (!waiting)
+		out_of_memory();
+	int rc = 0;
+	for (int c = 0; c < m->ncpus && rc == 0; c++) {
+		struct kmem_cpu_cache *ccp = &mc->cpu[c];
+		if (!ccp->cc_loaded != (ccp->cc_rounds == -1) ||
+		    !ccp->cc_ploaded != (ccp->cc_prounds == -1) ||
+		    (ccp->cc_loaded && ccp->cc_loaded->mt != ccp->cc_magtype) ||
+		    (ccp->cc_ploaded && ccp->cc_ploaded->mt != ccp->cc_magtype))
+			rc = sim_fail(err, "magazine %s: CPU %d's magazines disagree with its "
+				      "rounds (%d, %d)", kc->name, c, ccp->cc_rounds, ccp->cc_prounds);
+		if (rc == 0 && ccp->cc_loaded)
+			rc = count_rounds(m, mc, ccp->cc_loaded, ccp->cc_rounds, waiting,
+					  "a loaded magazine", err);
+		if (rc == 0 && ccp->cc_ploaded)
+			rc = count_rounds(m, mc, ccp->cc_ploaded, ccp->cc_prounds, waiting,
+					  "a previous magazine", err);
+	}
+	struct kmem_maglist *lists[2] = { &mc->full, &mc->empty };
+	for (int l = 0; l < 2 && rc == 0; l++) {
+		if (maglist_length(lists[l]) != lists[l]->ml_total || lists[l]->ml_min > lists[l]->ml_total)
+			rc = sim_fail(err, "magazine %s: the depot's %s list holds %ld magazines, "
+				      "ml_total %ld, ml_min %ld", kc->name, l ? "empty" : "full",
+				      maglist_length(lists[l]), lists[l]->ml_total, lists[l]->ml_min);
+		for (struct kmem_magazine *mp = lists[l]->ml_list; mp && rc == 0; mp = mp->mag_next)
+			if (mp->mt != mc->magtype)
+				rc = sim_fail(err, "magazine %s: the depot holds a magazine of %d "
+					      "rounds, the cache's are %d", kc->name,
+					      kmem_magtype[mp->mt].magsize,
+					      kmem_magtype[mc->magtype].magsize);
+			else
+				rc = count_rounds(m, mc, mp, l ? 0 : kmem_magtype[mp->mt].magsize,
+						  waiting, "the depot", err);
+	}
+	if (rc == 0)
+		rc = slab_check_pages(kc, mc->all, mc->nall, waiting, "magazine", "magazines", err);
+	if (rc == 0 && mc->is_magcache >= 0 && kc->live != m->nmag[mc->is_magcache])
+		rc = sim_fail(err, "magazine %s: %llu objects allocated but %llu magazines of %d "
+			      "rounds exist", kc->name, (unsigned long long)kc->live,
+			      (unsigned long long)m->nmag[mc->is_magcache],
+			      kmem_magtype[mc->is_magcache].magsize);
+	free(waiting);
+	return rc;
+}
+
+/* --- the policy --- */
+
+static int mag_create(struct kernel *k, const struct param_set *ps, void **state,
+		      struct sim_err *err)
+{
+	int size = (int)param_int(ps, "magazine_size");
+	bool known = size <= 0;
+	for (int t = 0; t < NR_MAGTYPES; t++)
+		known |= kmem_magtype[t].magsize == size;
+	if (!known)
+		return sim_fail(err, "magazine_size=%d: not a magazine type (-1, 0, or one of 1 3 "
+				"7 15 31 47 63 95 143)", size);
+	struct mag *m = calloc(1, sizeof(*m));
+	if (!m)
+		return sim_fail(err, "out of memory");
+	m->k = k;
+	m->hw = k->hw;
+	m->ncpus = k->m->ncpus;
+	m->making = -1;
+	m->fixed_magsize = size;
+	m->contention_limit = (long)param_int(ps, "magazine_contention");
+	m->reap_on_update = param_bool(ps, "magazine_reap");
+	const struct cost_ref costs[] = {	/* SLAB's paths, one for one (the header) */
+		{ "slab.alloc_hit", &m->cost_alloc },	  { "slab.free_hit", &m->cost_free },
+		{ "slab.free_block", &m->cost_list },	  { "slab.per_object", &m->cost_per_object },
+		{ "slab.grow", &m->cost_grow },	  { "slab.init_per_object", &m->cost_init_object },
+		{ "slab.destroy", &m->cost_destroy },	  { "slab.reap", &m->cost_update },
+	};
+	if (machine_costs(k->m, costs, (int)(sizeof(costs) / sizeof(costs[0])), err) < 0) {
+		free(m);
+		return -1;
+	}
+	struct profile *p = &k->eng->prof;
+	m->sym_slab_alloc = profile_sym(p, "kmem_slab_alloc", SYM_SLAB);
+	m->sym_slab_free = profile_sym(p, "kmem_slab_free", SYM_SLAB);
+	m->sym_slab_create = profile_sym(p, "kmem_slab_create", SYM_SLAB);
+	m->sym_depot_alloc = profile_sym(p, "kmem_depot_alloc", SYM_SLAB);
+	m->sym_depot_free = profile_sym(p, "kmem_depot_free", SYM_SLAB);
+	m->sym_mag_alloc = profile_sym(p, "kmem_cpucache_magazine_alloc", SYM_SLAB);
+	m->sym_mag_destroy = profile_sym(p, "kmem_magazine_destroy", SYM_SLAB);
+	m->sym_update = profile_sym(p, "kmem_cache_update", SYM_SLAB);
+	uint64_t interval = (uint64_t)(param_double(ps, "magazine_update_ms") * k->m->ghz * 1e6);
+	if (housekeeping_init(&m->update, k, 1, interval ? interval : 1, kmem_update, m) < 0) {
+		free(m);
+		return sim_fail(err, "out of memory");
+	}
+	*state = m;
+	return 0;
+}
+
+static void free_magazine_list(struct kmem_magazine *mp)
+{
+	while (mp) {
+		struct kmem_magazine *next = mp->mag_next;
+		free(mp);
+		mp = next;
+	}
+}
+
+static void mag_destroy(void *state)
+{
+	struct mag *m = state;
+	for (int i = 0; i < m->ncaches; i++) {
+		struct mcache *mc = m->caches[i];
+		for (int c = 0; c < m->ncpus; c++) {
+			free(mc->cpu[c].cc_loaded);
+			free(mc->cpu[c].cc_ploaded);
+		}
+		free_magazine_list(mc->full.ml_list);
+		free_magazine_list(mc->empty.ml_list);
+		free(mc->cpu);
+		free(mc->bins);
+		free(mc->all);
+		free(mc);
+	}
+	for (int t = 0; t < NR_MAGTYPES; t++)
+		free_magazine_list(m->pool[t]);
+	housekeeping_destroy(&m->update);
+	free(m->caches);
+	free(m);
+}
+
+const struct slab_policy magazine_policy = {
+	SLAB_POLICY_HEADER,
+	.name = "magazine",
+	.description = "magazines (Bonwick & Adams, USENIX 2001; Solaris/illumos kmem): per-CPU "
+		       "loaded and previous magazines, a depot per cache, magazine sizes that grow "
+		       "under depot contention",
+	.params = mag_params,
+	.create = mag_create,
+	.destroy = mag_destroy,
+	.cache_create = mag_cache_create,
+	.kmalloc_max = mag_kmalloc_max,
+	.kmalloc_prefix = "kmem_alloc_",
+	.kmalloc_min_shift = 3,
+	.kmalloc_odd = KMALLOC_96 | KMALLOC_192,
+	.alloc = mag_alloc,
+	.free = mag_free,
+	.cache_info = mag_cache_info,
+	.check = mag_check,
+};
