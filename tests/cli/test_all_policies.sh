@@ -5,7 +5,7 @@
 # machine for one of them in turn.
 # A run that hangs fails after TIMEOUT seconds.
 . tests/cli/lib.sh
-CONFIGS="slab|slub|slub kernel=2.6.24|slub kernel=2.6.26|slub kernel=3.1|slub kernel=3.2|slqb"
+CONFIGS="slab|slub|slub kernel=2.6.24|slub kernel=2.6.26|slub kernel=3.1|slub kernel=3.2|slqb|magazine"
 MACHINES=$("$SLABSIM" list machines | awk '{print $1}')
 [ "$(echo $MACHINES | wc -w)" -ge 9 ] || fail "list machines: only $(echo $MACHINES)"
 # a new policy must be added here

@@ -47,8 +47,12 @@ struct stress {
 	bool corrupt;		/* end with a deliberate double free */
 };
 
-static void check_now(struct stress *st)
+/* Check every invariant, once no delayed work (a policy's reaper) is
+ * half-way through: it may yield with objects in hand. */
+static void check_now(struct task *t, struct stress *st)
 {
+	while (t->k->works_running)
+		schedule_timeout_until(t, task_cpu(t)->clock + 1000);
 	struct sim_err err;
 	st->checks++;
 	if (!st->failed && kernel_check_state(&st->r.k, false, &err) < 0) {
@@ -62,7 +66,7 @@ static void check_now(struct stress *st)
 static void barrier(struct task *t, struct stress *st)
 {
 	if (++st->arrived == st->ntasks) {
-		check_now(st);
+		check_now(t, st);
 		st->arrived = 0;
 		st->gen++;
 		wake_up(t, &st->wq, false);
@@ -138,7 +142,7 @@ static void stress_task(struct task *t, void *arg)
 			int j = --st->npool;
 			kmem_cache_free(k, task_cpu(t), st->pool_cache[j], st->pool[j]);
 		}
-		check_now(st);
+		check_now(t, st);
 		if (st->corrupt) {
 			struct kmem_cache *c = st->caches[0];
 			kaddr_t o = kmem_cache_alloc(k, task_cpu(t), c);
@@ -148,15 +152,20 @@ static void stress_task(struct task *t, void *arg)
 	}
 }
 
-static void run_stress(const char *machine, const char *policy, const char *kernel, bool corrupt,
+/* Build `policy` on `machine` with NAME=VALUE words `args` ("kernel=3.2"). */
+static void run_stress(const char *machine, const char *policy, const char *args, bool corrupt,
 		       struct stress *st)
 {
 	memset(st, 0, sizeof(*st));
-	char kv[32];
-	snprintf(kv, sizeof(kv), "kernel=%s", kernel);
-	const char *assign[] = { kv };
+	static char words[256];
+	snprintf(words, sizeof(words), "%s", args);
+	const char *assign[8];
+	int nassign = 0;
+	for (char *save = NULL, *w = strtok_r(words, " ", &save); w && nassign < 8;
+	     w = strtok_r(NULL, " ", &save))
+		assign[nassign++] = w;
 	struct run_config cfg = { .machine = machine, .policy = policy, .seed = 7,
-				  .assign = assign, .nassign = 1 };
+				  .assign = assign, .nassign = nassign };
 	struct sim_err err;
 	if (run_configure(&st->r, &cfg, &err) < 0 || run_build(&st->r, &err) < 0) {
 		printf("%s\n", err.msg);
@@ -199,26 +208,43 @@ static void test_every_policy_every_machine(void **state)
 	int n = machine_names(names, MACHINE_MAX_FILES);
 	assert_true(n >= 1);
 	static struct stress st;
+	/* every policy; the eras of SLUB; the magazines with kmem_cache_update
+	 * (resizes and reaps) every 50 us; a registered policy that is not
+	 * listed runs with its defaults */
+	static const char *const configs[][2] = {
+		{ "slab", "" }, { "slub", "kernel=2.6.25" }, { "slub", "kernel=2.6.24" },
+		{ "slub", "kernel=3.1" }, { "slub", "kernel=3.2" }, { "slqb", "" },
+		{ "magazine", "" },
+		{ "magazine", "magazine_update_ms=0.05 magazine_contention=0 magazine_reap=1" },
+	};
+	const int nconfigs = (int)(sizeof(configs) / sizeof(configs[0]));
+	const char *list[64][2];
+	int nlist = 0;
+	for (int c = 0; c < nconfigs; c++) {
+		list[nlist][0] = configs[c][0];
+		list[nlist++][1] = configs[c][1];
+	}
+	for (int p = 0; slab_policies[p]; p++) {
+		bool listed = false;
+		for (int c = 0; c < nconfigs; c++)
+			listed |= !strcmp(configs[c][0], slab_policies[p]->name);
+		if (!listed) {
+			list[nlist][0] = slab_policies[p]->name;
+			list[nlist++][1] = "";
+		}
+	}
 	for (int m = 0; m < n; m++) {
-		for (int pe = 0; pe < 64; pe++) {
-			/* every policy, and every era of one that has eras (SLUB) */
-			static const char *const eras[] = { "2.6.25", "2.6.24", "3.1", "3.2" };
-			int p = pe / 4, e = pe % 4;
-			if (!slab_policies[p])
-				break;
-			if (e > 0 && strcmp(slab_policies[p]->name, "slub"))
-				continue;
-			run_stress(names[m], slab_policies[p]->name, eras[e], false, &st);
-			printf("  %s (kernel %s) on %s: %d checks, %llu allocations, %llu remote "
-			       "frees, %llu migrations: %s\n", slab_policies[p]->name, eras[e],
-			       names[m], st.checks,
+		for (int c = 0; c < nlist; c++) {
+			run_stress(names[m], list[c][0], list[c][1], false, &st);
+			printf("  %s %s on %s: %d checks, %llu allocations, %llu remote frees, %llu "
+			       "migrations: %s\n", list[c][0], list[c][1], names[m], st.checks,
 			       (unsigned long long)st.allocs, (unsigned long long)st.remote_frees,
 			       (unsigned long long)st.migrations_seen, st.failed ? st.msg : "ok");
 			assert_false(st.failed);
 			struct sim_err err;	/* and at the end, every lock released */
 			if (kernel_check(&st.r.k, &err) < 0)
-				fail_msg("%s on %s at the end: %s", slab_policies[p]->name, names[m],
-					 err.msg);
+				fail_msg("%s %s on %s at the end: %s", list[c][0], list[c][1],
+					 names[m], err.msg);
 			assert_int_equal(st.checks, st.phases + 1);
 			assert_true(st.remote_frees > 1000);
 			assert_true(st.migrations_seen > 0);
@@ -232,7 +258,7 @@ static void test_checker_catches_double_free(void **state)
 {
 	(void)state;
 	static struct stress st;
-	run_stress("tigerton", "slub", "2.6.25", true, &st);
+	run_stress("tigerton", "slub", "kernel=2.6.25", true, &st);
 	assert_false(st.failed);	/* all was well before the bug */
 	struct sim_err err;
 	assert_int_equal(kernel_check(&st.r.k, &err), -1);
@@ -246,7 +272,7 @@ static void test_checker_catches_lost_object(void **state)
 {
 	(void)state;
 	static struct stress st;
-	run_stress("tigerton", "slub", "2.6.25", false, &st);
+	run_stress("tigerton", "slub", "kernel=2.6.25", false, &st);
 	struct sim_err err;
 	assert_int_equal(kernel_check(&st.r.k, &err), 0);
 	struct kernel *k = &st.r.k;
