@@ -100,7 +100,8 @@ struct slab_policy {
 	kaddr_t (*alloc)(void *state, struct kmem_cache *c, struct sim_cpu *cpu, int node);
 	void (*free)(void *state, struct kmem_cache *c, struct sim_cpu *cpu, kaddr_t obj);
 	void (*cache_info)(void *state, struct kmem_cache *c, struct cache_info *out);
-	/* Optional: the boot caches exist; check what refers to them. */
+	/* Optional: every cache exists (the boot caches, and the workload's
+	 * once it has started); check and apply what names them. */
 	int (*init_done)(void *state, struct sim_err *err);
 	/* Invariants of one cache: lists, counters and objects agree. */
 	int (*check)(void *state, struct kmem_cache *c, struct sim_err *err);

@@ -688,7 +688,7 @@ static void slab_destroy_state(void *state)
 	free(sb);
 }
 
-/* Boot is over: the caches slab_tunables names must exist. */
+/* Every cache exists (the workload's too): the caches slab_tunables names must. */
 static int slab_init_done(void *state, struct sim_err *err)
 {
 	return slab_check_tunables(state, err);

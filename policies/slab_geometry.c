@@ -160,7 +160,7 @@ int slab_parse_tunables(struct slab_state *sb, struct sim_err *err)
 	return 0;
 }
 
-/* Every cache slab_tunables names must exist once the boot caches do. */
+/* Every cache slab_tunables names must exist once every cache does. */
 int slab_check_tunables(struct slab_state *sb, struct sim_err *err)
 {
 	for (const char *p = sb->tunables; *p;) {

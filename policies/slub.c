@@ -609,7 +609,7 @@ static int slub_create(struct kernel *k, const struct param_set *ps, void **stat
 	return 0;
 }
 
-/* Every cache cpu_partial_caches names must exist once the boot caches do.
+/* Every cache cpu_partial_caches names must exist once every cache does.
  * The pairs apply in order, as writes to /sys/kernel/slab/NAME/cpu_partial
  * would: a name merged into another cache (its sysfs entry is a symlink)
  * sets the cpu_partial of the cache it shares, and a later pair wins. */

@@ -40,23 +40,44 @@ static void list_names(char *out, size_t size, const struct param_set *const *se
 
 /* CACHE.ATTR=VALUE: a per-cache sysfs attribute, as writing
  * /sys/kernel/slab/CACHE/ATTR does; it joins the policy's per-cache list
- * (SLUB's cpu_partial: cpu_partial_caches), later settings winning. */
+ * ATTR_caches (SLUB's cpu_partial_caches, sheaf_capacity_caches), later
+ * settings winning. */
 static int assign_cache_attr(struct run *r, const char *name, const char *value,
 			     struct sim_err *err)
 {
 	const char *dot = strrchr(name, '.');
-	if (strcmp(dot + 1, "cpu_partial") || params_find(&r->pparams, "cpu_partial_caches") < 0)
-		return sim_fail(err, "unknown per-cache attribute '%s' of policy %s (per cache, "
-				"policy slub has CACHE.cpu_partial=N; policy slab has "
-				"slab_tunables=CACHE:LIMIT:BATCHCOUNT:SHARED)", name, r->policy->name);
-	const char *old = param_str(&r->pparams, "cpu_partial_caches");
+	char list_param[80];
+	snprintf(list_param, sizeof(list_param), "%s_caches", dot + 1);
+	int li = params_find(&r->pparams, list_param);
+	if (li < 0 || r->pparams.defs[li].type != PT_STR) {
+		/* what it has: ATTR_caches lists, and other lists naming caches */
+		char attrs[512] = "", lists[512] = "";
+		for (int i = 0; i < r->pparams.n; i++) {
+			const struct param_def *d = &r->pparams.defs[i];
+			size_t len = strlen(d->name);
+			if (d->type != PT_STR || !d->choices || !strchr(d->choices, ':'))
+				continue;
+			char *out = len > 7 && !strcmp(d->name + len - 7, "_caches") ? attrs : lists;
+			size_t used = strlen(out);
+			if (out == attrs)
+				snprintf(out + used, sizeof(attrs) - used, "%sCACHE.%.*s=N",
+					 used ? ", " : "", (int)(len - 7), d->name);
+			else
+				snprintf(out + used, sizeof(lists) - used, "%s%s=%s", used ? ", " : "",
+					 d->name, d->choices);
+		}
+		return sim_fail(err, "unknown per-cache attribute '%s' of policy %s (%s%s%s%s)",
+				name, r->policy->name, *attrs ? "per cache it has " : "it has no "
+				"per-cache attribute", attrs, *lists ? "; lists of caches: " : "", lists);
+	}
+	const char *old = param_str(&r->pparams, list_param);
 	char list[PARAM_TEXT * 2];
 	snprintf(list, sizeof(list), "%s%s%.*s:%s", old, *old ? "," : "", (int)(dot - name), name,
 		 value);
 	if (strlen(list) > PARAM_TEXT - 1)
-		return sim_fail(err, "%s=%s: the per-cache cpu_partial settings pass %d characters",
-				name, value, PARAM_TEXT - 1);
-	return params_set(&r->pparams, "cpu_partial_caches", list, true, err);
+		return sim_fail(err, "%s=%s: the per-cache %s settings pass %d characters", name,
+				value, dot + 1, PARAM_TEXT - 1);
+	return params_set(&r->pparams, list_param, list, true, err);
 }
 
 /* NAME=VALUE: the kernel's, the policy's or the workload's parameter, or
@@ -142,15 +163,19 @@ int run_build(struct run *r, struct sim_err *err)
 	if (hw_init(&r->hw, &r->eng, &r->m, err) < 0 ||
 	    kernel_init(&r->k, &r->eng, &r->hw, &r->m, &r->kparams, r->policy, &r->pparams, err) < 0)
 		return -1;
+	if (!r->workload_caches && kernel_caches_ready(&r->k, err) < 0)
+		return -1;
 	return 0;
 }
 
 int run_execute(struct run *r, struct sim_err *err)
 {
+	r->workload_caches = true;	/* the workload creates caches of its own */
 	if (run_build(r, err) < 0)
 		return -1;
 	r->k.kmem.recording = r->cfg.record;
-	if (r->wl->start(&r->k, &r->wparams, &r->wstate, err) < 0)
+	if (r->wl->start(&r->k, &r->wparams, &r->wstate, err) < 0 ||
+	    kernel_caches_ready(&r->k, err) < 0)
 		return -1;
 	double t0 = now_seconds();
 	engine_run(&r->eng);

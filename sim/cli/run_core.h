@@ -40,6 +40,7 @@ struct run {
 	struct workload_result res;
 	double wall_seconds;
 	bool built;		/* engine, hw, kernel exist */
+	bool workload_caches;	/* run_build leaves kernel_caches_ready to run_execute */
 	bool invariants_ok;
 	char invariants_msg[1024];
 };
@@ -47,7 +48,8 @@ struct run {
 /* Resolve names and parameters (no simulation yet). -1: bad input. */
 int run_configure(struct run *r, const struct run_config *cfg, struct sim_err *err);
 
-/* Build the machine and the kernel (with its caches), nothing more. */
+/* Build the machine and the kernel (with its boot caches), nothing more;
+ * the boot caches are then all the caches there are (kernel_caches_ready). */
 int run_build(struct run *r, struct sim_err *err);
 
 /* Build the machine, kernel and workload and simulate to the end.

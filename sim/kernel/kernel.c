@@ -129,8 +129,14 @@ int kernel_init(struct kernel *k, struct engine *eng, struct hw *hw,
 	k->skb = calloc(1, sizeof(*k->skb));
 	if (!k->skb)
 		return sim_fail(err, "out of memory");
-	if (kmem_cache_init(k, err) < 0 || skb_init(k, k->skb, err) < 0 ||
-	    (policy->init_done && policy->init_done(k->pstate, err) < 0))
+	if (kmem_cache_init(k, err) < 0 || skb_init(k, k->skb, err) < 0)
+		return -1;
+	return 0;
+}
+
+int kernel_caches_ready(struct kernel *k, struct sim_err *err)
+{
+	if (k->policy->init_done && k->policy->init_done(k->pstate, err) < 0)
 		return -1;
 	return 0;
 }

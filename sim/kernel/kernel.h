@@ -86,6 +86,10 @@ int kernel_init(struct kernel *k, struct engine *eng, struct hw *hw,
 		struct sim_err *err);
 void kernel_destroy(struct kernel *k);
 
+/* Every cache of the run exists (the boot caches and the workload's): the
+ * policy's init_done checks and applies what names them. */
+int kernel_caches_ready(struct kernel *k, struct sim_err *err);
+
 /* Record a broken invariant (the first one wins) and stop the run. */
 void kernel_violation(struct kernel *k, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
