@@ -12,17 +12,24 @@
 #include "slub.h"
 
 const char *const slub_stat_name[NR_SLUB_STAT_ITEMS] = {
-	"ALLOC_FASTPATH", "ALLOC_SLOWPATH", "FREE_FASTPATH", "FREE_SLOWPATH", "FREE_FROZEN",
-	"FREE_ADD_PARTIAL", "FREE_REMOVE_PARTIAL", "ALLOC_FROM_PARTIAL", "ALLOC_SLAB",
-	"ALLOC_REFILL", "ALLOC_NODE_MISMATCH", "FREE_SLAB", "CPUSLAB_FLUSH", "DEACTIVATE_FULL",
-	"DEACTIVATE_EMPTY", "DEACTIVATE_TO_HEAD", "DEACTIVATE_TO_TAIL", "DEACTIVATE_REMOTE_FREES",
-	"DEACTIVATE_BYPASS", "ORDER_FALLBACK", "CMPXCHG_DOUBLE_CPU_FAIL", "CMPXCHG_DOUBLE_FAIL",
-	"CPU_PARTIAL_ALLOC", "CPU_PARTIAL_FREE",
+	"ALLOC_PCS", "ALLOC_FASTPATH", "ALLOC_SLOWPATH", "FREE_PCS", "FREE_FASTPATH",
+	"FREE_SLOWPATH", "FREE_FROZEN", "FREE_ADD_PARTIAL", "FREE_REMOVE_PARTIAL",
+	"ALLOC_FROM_PARTIAL", "ALLOC_SLAB", "ALLOC_REFILL", "ALLOC_NODE_MISMATCH", "FREE_SLAB",
+	"CPUSLAB_FLUSH", "DEACTIVATE_FULL", "DEACTIVATE_EMPTY", "DEACTIVATE_TO_HEAD",
+	"DEACTIVATE_TO_TAIL", "DEACTIVATE_REMOTE_FREES", "DEACTIVATE_BYPASS", "ORDER_FALLBACK",
+	"CMPXCHG_DOUBLE_CPU_FAIL", "CMPXCHG_DOUBLE_FAIL", "CPU_PARTIAL_ALLOC", "CPU_PARTIAL_FREE",
+	"SHEAF_FLUSH", "SHEAF_REFILL", "SHEAF_ALLOC", "SHEAF_FREE", "BARN_GET", "BARN_GET_FAIL",
+	"BARN_PUT", "BARN_PUT_FAIL",
 };
 
 void slub_stat(struct kmem_cache_cpu *c, enum stat_item si)
 {
 	c->stat[si]++;
+}
+
+void slub_stat_add(struct kmem_cache_cpu *c, enum stat_item si, unsigned int n)
+{
+	c->stat[si] += n;
 }
 
 static inline struct kmem_cache_node *get_node(struct slub_cache *s, int node)
@@ -392,6 +399,13 @@ static kaddr_t slub_alloc(void *state, struct kmem_cache *kc, struct sim_cpu *cp
 	struct slub_cache *s = kc->priv;
 	struct kmem_cache_cpu *c = &s->cpu_slab[cpu->id];
 	cpu_charge(cpu, sl->cost_alloc_fast);
+	if (s->sheaf_capacity) {	/* 6.18, 7.0: alloc_from_pcs() first */
+		kaddr_t obj = slub_alloc_from_pcs(sl, cpu, c, s, node);
+		if (obj)
+			return obj;
+	}
+	if (!sl->cpu_slab)
+		return slub_slab_alloc_nocpu(sl, cpu, c, s, node);
 	if (sl->lockless)
 		return slub_alloc_lockless(sl, cpu, c, s, node);
 	if (c->freelist == OBJ_NIL || !node_match(c, node))
@@ -452,6 +466,15 @@ static void slub_free(void *state, struct kmem_cache *kc, struct sim_cpu *cpu, k
 	struct page *page = virt_to_head_page(&sl->k->pa, obj);
 	unsigned int idx = slab_obj_index(kc, page, obj);
 	cpu_charge(cpu, sl->cost_free_fast);
+	/* 6.18, 7.0: the sheaves take an object of this CPU's node */
+	if (s->sheaf_capacity && page->nid == sl->k->m->topo[cpu->id].node &&
+	    slub_free_to_pcs(sl, cpu, c, s, obj))
+		return;
+	if (!sl->cpu_slab) {	/* 7.0: straight to the slab */
+		slub_slab_free_nocpu(sl, cpu, c, s, page, (uint16_t)idx, (uint16_t)idx, 1);
+		slub_stat(c, FREE_SLOWPATH);
+		return;
+	}
 	if (sl->lockless) {
 		slub_free_lockless(sl, cpu, c, s, page, idx);
 		return;
@@ -471,7 +494,10 @@ static struct kmem_cache *slub_cache_create(void *state, struct kmem_cache *kc,
 					    struct sim_err *err)
 {
 	struct slub *sl = state;
-	struct slub_cache *m = slub_find_mergeable(sl, kc->object_size, kc->align, kc->flags);
+	bool sheaf_explicit;	/* asked-for sheaves: SLAB_NO_MERGE */
+	slub_sheaf_capacity_default(sl, kc->name, kc->object_size, &sheaf_explicit);
+	struct slub_cache *m = sheaf_explicit ? NULL
+		: slub_find_mergeable(sl, kc->object_size, kc->align, kc->flags);
 	if (m && !(kc->flags & __KMALLOC_CACHE)) {
 		m->refcount++;
 		kc->priv = m;
@@ -502,6 +528,8 @@ static struct kmem_cache *slub_cache_create(void *state, struct kmem_cache *kc,
 	kc->priv = s;
 	kc->size = size;
 	slub_cache_tunables(sl, s);
+	slub_sheaves_init(sl, s, slub_sheaf_capacity_default(sl, kc->name, size, &sheaf_explicit),
+			  sheaf_explicit);
 	snprintf(s->list_lock_name, sizeof(s->list_lock_name), "&n->list_lock [%s]", kc->name);
 	snprintf(s->slab_lock_name, sizeof(s->slab_lock_name), "slab_lock [%s]", kc->name);
 	hw_lock_class_init(sl->hw, &s->list_lock_class, s->list_lock_name, sl->hw->sym_spin_lock);
@@ -558,9 +586,35 @@ static int slub_create(struct kernel *k, const struct param_set *ps, void **stat
 	snprintf(sl->cpu_partial_caches, sizeof(sl->cpu_partial_caches), "%s",
 		 param_str(ps, "cpu_partial_caches"));
 	sl->unfreeze_bug = param_bool(ps, "slub_unfreeze_bug");
+	sl->cpu_slab = param_bool(ps, "slub_cpu_slab");
+	sl->sheaves = (enum slub_sheaves_mode)param_int(ps, "slub_sheaves");
+	sl->sheaf_capacity = (int)param_int(ps, "sheaf_capacity");
+	snprintf(sl->sheaf_caches, sizeof(sl->sheaf_caches), "%s",
+		 param_str(ps, "sheaf_capacity_caches"));
 	sl->fraction_start = k->era >= 20626 ? 16 : 8;
-	sl->max_kmalloc = k->era >= 20625 ? PAGE_SIZE : PAGE_SIZE / 2;
-	if (slub_parse_cpu_partial(sl, err) < 0) {
+	/* KMALLOC_SHIFT_HIGH: PAGE_SHIFT (2.6.25), PAGE_SHIFT + 1 (6.x) */
+	sl->max_kmalloc = k->era >= 61800 ? PAGE_SIZE << 1 : k->era >= 20625 ? PAGE_SIZE
+		: PAGE_SIZE / 2;
+	if (slub_parse_cpu_partial(sl, err) < 0 ||
+	    slub_parse_cache_list("sheaf_capacity_caches", sl->sheaf_caches, 4096, err) < 0) {
+		free(sl);
+		return -1;
+	}
+	/* what each path needs below it, said rather than half-run */
+	const char *refuse = NULL;
+	if (sl->sheaves == SHEAVES_OFF && (sl->sheaf_capacity != -1 || sl->sheaf_caches[0]))
+		refuse = "sheaf_capacity and sheaf_capacity_caches apply to sheaves, which this "
+			 "SLUB does not have (use kernel=6.18, kernel=7.0 or slub_sheaves=all)";
+	else if (sl->sheaves != SHEAVES_OFF && !sl->lockless)
+		refuse = "slub_sheaves: sheaves sit on the lockless slab paths (slub_lockless=1, "
+			 "kernel=3.1 or later)";
+	else if (!sl->cpu_slab && !sl->lockless)
+		refuse = "slub_cpu_slab=0: 7.0's slab paths are the lockless ones (slub_lockless=1)";
+	else if (!sl->cpu_slab && sl->cpu_partial_on)
+		refuse = "slub_cpu_slab=0: per-CPU partial lists hang off the CPU slab "
+			 "(slub_percpu_partial=0, as in kernel=7.0)";
+	if (refuse) {
+		sim_fail(err, "%s", refuse);
 		free(sl);
 		return -1;
 	}
@@ -605,18 +659,26 @@ static int slub_create(struct kernel *k, const struct param_set *ps, void **stat
 	sl->sym_deactivate = profile_sym(p, "deactivate_slab", SYM_SLAB);
 	sl->sym_new_slab = profile_sym(p, "new_slab", SYM_SLAB);
 	sl->sym_discard = profile_sym(p, "discard_slab", SYM_SLAB);
+	sl->sym_replace_empty = profile_sym(p, "__pcs_replace_empty_main", SYM_SLAB);
+	sl->sym_replace_full = profile_sym(p, "__pcs_replace_full_main", SYM_SLAB);
+	sl->sym_refill = profile_sym(p, "refill_sheaf", SYM_SLAB);
+	sl->sym_flush = profile_sym(p, "sheaf_flush", SYM_SLAB);
+	sl->sym_alloc_sheaf = profile_sym(p, "__alloc_empty_sheaf", SYM_SLAB);
+	sl->no_obj_ext = calloc((size_t)k->m->ncpus, sizeof(*sl->no_obj_ext));
+	if (!sl->no_obj_ext) {
+		free(sl);
+		return sim_fail(err, "out of memory");
+	}
 	*state = sl;
 	return 0;
 }
 
-/* Every cache cpu_partial_caches names must exist once every cache does.
- * The pairs apply in order, as writes to /sys/kernel/slab/NAME/cpu_partial
- * would: a name merged into another cache (its sysfs entry is a symlink)
- * sets the cpu_partial of the cache it shares, and a later pair wins. */
-static int slub_init_done(void *state, struct sim_err *err)
+/* A NAME:N list's pairs in order, as writes to /sys/kernel/slab/NAME/ATTR
+ * would: fn(the slub_cache the name is (an alias shares its target's), N). */
+static int apply_cache_list(struct slub *sl, const char *param, const char *list,
+			    void (*fn)(struct slub_cache *s, int v), struct sim_err *err)
 {
-	struct slub *sl = state;
-	const char *p = sl->cpu_partial_caches;
+	const char *p = list;
 	while (*p) {
 		const char *colon = strchr(p, ':');
 		struct kmem_cache *kc = NULL;
@@ -625,10 +687,10 @@ static int slub_init_done(void *state, struct sim_err *err)
 			    !strncmp(sl->k->caches[i]->name, p, (size_t)(colon - p)))
 				kc = sl->k->caches[i];
 		if (!kc)
-			return sim_fail(err, "cpu_partial_caches: no cache named '%.*s' (slabsim show "
-					"policy slub lists them)", (int)(colon - p), p);
-		if (sl->cpu_partial_on)	/* kc->priv: the slub_cache it shares */
-			((struct slub_cache *)kc->priv)->cpu_partial = atoi(colon + 1);
+			return sim_fail(err, "%s: no cache named '%.*s' (slabsim show policy slub lists "
+					"them)", param, (int)(colon - p), p);
+		if (fn)
+			fn(kc->priv, atoi(colon + 1));
 		p = strchr(colon, ',');
 		if (!p)
 			break;
@@ -637,23 +699,51 @@ static int slub_init_done(void *state, struct sim_err *err)
 	return 0;
 }
 
+static void set_cpu_partial(struct slub_cache *s, int v)
+{
+	s->cpu_partial = v;
+}
+
+static void set_sheaf_capacity(struct slub_cache *s, int v)
+{
+	s->sheaf_capacity = (unsigned int)v;
+	s->sheaf_explicit = v > 0;
+}
+
+/* Every cache cpu_partial_caches and sheaf_capacity_caches name must exist
+ * once every cache does; a name merged into another cache sets the cache it
+ * shares, and a later pair wins. No cache has made a sheaf yet. */
+static int slub_init_done(void *state, struct sim_err *err)
+{
+	struct slub *sl = state;
+	if (apply_cache_list(sl, "cpu_partial_caches", sl->cpu_partial_caches,
+			     sl->cpu_partial_on ? set_cpu_partial : NULL, err) < 0 ||
+	    apply_cache_list(sl, "sheaf_capacity_caches", sl->sheaf_caches, set_sheaf_capacity,
+			     err) < 0)
+		return -1;
+	return 0;
+}
+
 static void slub_destroy(void *state)
 {
 	struct slub *sl = state;
 	for (int i = 0; i < sl->ncaches; i++) {
+		slub_sheaves_destroy(sl, sl->caches[i]);
 		free(sl->caches[i]->cpu_slab);
 		free(sl->caches[i]->node);
 		free(sl->caches[i]->all);
 		free(sl->caches[i]);
 	}
 	free(sl->caches);
+	free(sl->no_obj_ext);
 	free(sl);
 }
 
 const struct slab_policy slub_policy = {
 	SLAB_POLICY_HEADER,
 	.name = "slub",
-	.description = "SLUB, as in Linux 2.6.24-2.6.26 (kernel= selects the era)",
+	.description = "SLUB of every era: 2.6.24-2.6.26, 3.1's lockless paths, 3.2's per-CPU "
+		       "partial lists, 6.18's and 7.0's percpu sheaves (kernel= selects it)",
 	.params = slub_param_defs,
 	.presets = slub_presets,
 	.create = slub_create,

@@ -8,17 +8,55 @@
 #define MIN_PARTIAL 5		/* empty slabs kept on a node's partial list */
 #define MAX_PARTIAL 10
 
+/* Sheaves (6.18, 7.0): at most this many full sheaves in a node's barn
+ * (barn_replace_full_sheaf); the empty limit binds only the kfree_rcu
+ * sheaves, which are not modelled. */
+#define MAX_FULL_SHEAVES 10
+#define MAX_EMPTY_SHEAVES 10
+#define PCS_BATCH_MAX 32		/* objects sheaf_flush_main frees at once */
+#define SLAB_SHEAF_HEADER 32		/* struct slab_sheaf before objects[] (LP64) */
+
 /* enum stat_item of include/linux/slub_def.h: 2.6.25, ORDER_FALLBACK from
- * 2.6.26, the cmpxchg and bypass counters from 3.1, CPU_PARTIAL_* from 3.2 */
+ * 2.6.26, the cmpxchg and bypass counters from 3.1, CPU_PARTIAL_* from 3.2,
+ * the percpu sheaves' from 6.18 (ALLOC_PCS and FREE_PCS in 6.18; 7.0 counts
+ * sheaf hits as ALLOC_FASTPATH and FREE_FASTPATH) */
 enum stat_item {
-	ALLOC_FASTPATH, ALLOC_SLOWPATH, FREE_FASTPATH, FREE_SLOWPATH, FREE_FROZEN,
-	FREE_ADD_PARTIAL, FREE_REMOVE_PARTIAL, ALLOC_FROM_PARTIAL, ALLOC_SLAB,
+	ALLOC_PCS, ALLOC_FASTPATH, ALLOC_SLOWPATH, FREE_PCS, FREE_FASTPATH, FREE_SLOWPATH,
+	FREE_FROZEN, FREE_ADD_PARTIAL, FREE_REMOVE_PARTIAL, ALLOC_FROM_PARTIAL, ALLOC_SLAB,
 	ALLOC_REFILL, ALLOC_NODE_MISMATCH, FREE_SLAB, CPUSLAB_FLUSH, DEACTIVATE_FULL,
 	DEACTIVATE_EMPTY, DEACTIVATE_TO_HEAD, DEACTIVATE_TO_TAIL, DEACTIVATE_REMOTE_FREES,
 	DEACTIVATE_BYPASS, ORDER_FALLBACK, CMPXCHG_DOUBLE_CPU_FAIL, CMPXCHG_DOUBLE_FAIL,
-	CPU_PARTIAL_ALLOC, CPU_PARTIAL_FREE,
+	CPU_PARTIAL_ALLOC, CPU_PARTIAL_FREE, SHEAF_FLUSH, SHEAF_REFILL, SHEAF_ALLOC, SHEAF_FREE,
+	BARN_GET, BARN_GET_FAIL, BARN_PUT, BARN_PUT_FAIL,
 	NR_SLUB_STAT_ITEMS
 };
+
+/* struct slab_sheaf: an array of free objects; itself a kmalloc'ed object
+ * (SLAB_SHEAF_HEADER + 8 bytes a slot), whose lines its users touch. */
+struct slab_sheaf {
+	struct slab_sheaf *next;	/* barn_list */
+	kaddr_t addr;			/* the object holding it */
+	struct page *page;		/* its slab page */
+	unsigned int size, capacity;
+	kaddr_t objects[];
+};
+
+/* struct slub_percpu_sheaves: a CPU's main and spare sheaf of one cache,
+ * under its local_trylock (nothing but this CPU takes it). */
+struct slub_percpu_sheaves {
+	struct slab_sheaf *main;	/* NULL until the CPU first uses the cache */
+	struct slab_sheaf *spare;
+};
+
+/* struct node_barn: a node's full and empty sheaves of one cache. */
+struct node_barn {
+	struct hw_line line;		/* the lock, the list heads and counts */
+	struct hw_lock lock;
+	struct slab_sheaf *sheaves_full, *sheaves_empty;
+	unsigned int nr_full, nr_empty;
+};
+
+enum slub_sheaves_mode { SHEAVES_OFF, SHEAVES_OPT_IN, SHEAVES_ALL };
 
 extern const char *const slub_stat_name[NR_SLUB_STAT_ITEMS];
 
@@ -56,6 +94,14 @@ struct slub_cache {
 	struct page **all;		/* every slab, for the invariant check */
 	int nall, all_cap;
 	uint64_t slabs_peak;
+	/* 6.18 and 7.0: percpu sheaves and the per-node barns */
+	unsigned int sheaf_capacity;	/* 0: no sheaves */
+	bool sheaf_explicit;		/* asked for by the cache's creator: no merging */
+	struct slub_percpu_sheaves *pcs;	/* [ncpus] */
+	struct node_barn *barn;		/* [nodes] */
+	struct hw_lock_class barn_lock_class;
+	char barn_lock_name[64];
+	struct slab_sheaf *sheaf_pool;	/* host records of freed sheaves, to reuse */
 };
 
 struct slub {
@@ -76,18 +122,25 @@ struct slub {
 	double cpu_partial_scale;	/* what-if factor on the by-size default */
 	char cpu_partial_caches[PARAM_TEXT];	/* "kmalloc-512:20,..." per-cache values */
 	bool unfreeze_bug;		/* 3.2-rc: nr_partial < min_partial in unfreeze */
+	bool cpu_slab;			/* kmem_cache_cpu's slab (up to 6.18; gone in 7.0) */
+	enum slub_sheaves_mode sheaves;	/* 6.18: opt-in per cache; 7.0: every cache */
+	int sheaf_capacity;		/* -1: the era's rule, else every cache's */
+	char sheaf_caches[PARAM_TEXT];	/* "kmalloc-512:12,..." per-cache capacities */
+	int *no_obj_ext;		/* [ncpus]: allocating a kmalloc cache's sheaf */
 	unsigned int max_kmalloc;
 	uint32_t cost_alloc_fast, cost_free_fast, cost_alloc_slow, cost_free_slow,
 		cost_partial, cost_list, cost_new_slab, cost_per_object, cost_deactivate,
 		cost_discard;
 	int sym_slab_alloc, sym_slab_free, sym_get_partial, sym_add_partial,
-		sym_deactivate, sym_new_slab, sym_discard;
+		sym_deactivate, sym_new_slab, sym_discard, sym_replace_empty, sym_replace_full,
+		sym_refill, sym_flush, sym_alloc_sheaf, sym_barn;
 	struct slub_cache **caches;
 	int ncaches, caches_cap;
 };
 
 /* slub.c: the paths both eras share */
 void slub_stat(struct kmem_cache_cpu *c, enum stat_item si);
+void slub_stat_add(struct kmem_cache_cpu *c, enum stat_item si, unsigned int n);
 void slub_add_partial(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_node *n,
 		      struct page *page, int tail);
 void slub_remove_partial(struct slub *sl, struct sim_cpu *cpu, struct slub_cache *s,
@@ -103,13 +156,52 @@ uint16_t slub_get_freepointer(struct slub *sl, struct sim_cpu *cpu, struct page 
 void slub_set_freepointer(struct slub *sl, struct sim_cpu *cpu, struct page *page,
 			  unsigned int idx, uint16_t fp);
 
+/* The (freelist, counters) double word of a struct page, as read. */
+struct slab_counters {
+	uint16_t freelist;
+	uint16_t inuse;
+	bool frozen;
+	uint32_t seq;
+};
+
 /* slub_lockless.c: 3.1's cmpxchg_double paths and 3.2's per-CPU partials */
+void slub_read_counters(struct slub *sl, struct sim_cpu *cpu, struct page *page,
+			struct slab_counters *o);
+bool slub_cmpxchg_double_slab(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_cpu *c,
+			      struct page *page, const struct slab_counters *o,
+			      const struct slab_counters *n);
 kaddr_t slub_alloc_lockless(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_cpu *c,
 			    struct slub_cache *s, int node);
 void slub_free_lockless(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_cpu *c,
 			struct slub_cache *s, struct page *page, unsigned int idx);
 void slub_flush_lockless(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_cpu *c,
 			 struct slub_cache *s);
+
+/* slub_sheaves.c: percpu sheaves and barns (6.18, 7.0) */
+void slub_sheaves_init(struct slub *sl, struct slub_cache *s, unsigned int capacity,
+		       bool explicit_capacity);
+unsigned int slub_sheaf_capacity_by_size(unsigned int size);
+unsigned int slub_sheaf_capacity_default(const struct slub *sl, const char *name,
+					 unsigned int size, bool *explicit_capacity);
+kaddr_t slub_alloc_from_pcs(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_cpu *c,
+			    struct slub_cache *s, int node);
+bool slub_free_to_pcs(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_cpu *c,
+		      struct slub_cache *s, kaddr_t obj);
+int slub_sheaves_waiting(struct slub *sl, struct slub_cache *s, uint32_t *waiting,
+			 kaddr_t **held, size_t *nheld, struct sim_err *err);
+bool slub_sheaves_hold(const kaddr_t *held, size_t nheld, kaddr_t obj);
+void slub_sheaves_destroy(struct slub *sl, struct slub_cache *s);
+int slub_parse_cache_list(const char *param, const char *list, int max, struct sim_err *err);
+
+/* slub_nocpu.c: 7.0's slab paths, without a CPU slab */
+unsigned int slub_refill_objects(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_cpu *c,
+				 struct slub_cache *s, kaddr_t *p, unsigned int min,
+				 unsigned int max);
+kaddr_t slub_slab_alloc_nocpu(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_cpu *c,
+			      struct slub_cache *s, int node);
+void slub_slab_free_nocpu(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_cpu *c,
+			  struct slub_cache *s, struct page *page, uint16_t head, uint16_t tail,
+			  int cnt);
 
 /* slub_check.c */
 void slub_cache_info(void *state, struct kmem_cache *kc, struct cache_info *out);

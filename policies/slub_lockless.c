@@ -8,14 +8,6 @@
  * takes several slabs at once (put_cpu_partial, unfreeze_partials). */
 #include "slub.h"
 
-/* The (freelist, counters) double word of a struct page, as read. */
-struct slab_counters {
-	uint16_t freelist;
-	uint16_t inuse;
-	bool frozen;
-	uint32_t seq;
-};
-
 static inline struct kmem_cache_node *get_node(struct slub_cache *s, int node)
 {
 	return &s->node[node];
@@ -27,8 +19,8 @@ static inline bool node_match(const struct kmem_cache_cpu *c, int node)
 }
 
 /* page->freelist and page->counters: a racy read of the past. */
-static void read_counters(struct slub *sl, struct sim_cpu *cpu, struct page *page,
-			  struct slab_counters *o)
+void slub_read_counters(struct slub *sl, struct sim_cpu *cpu, struct page *page,
+			struct slab_counters *o)
 {
 	cpu_sync(cpu);
 	hw_read(sl->hw, cpu, &page->line);
@@ -40,9 +32,9 @@ static void read_counters(struct slub *sl, struct sim_cpu *cpu, struct page *pag
 
 /* cmpxchg_double_slab(): a locked cmpxchg16b on the struct page line; it
  * fails if anyone changed the pair since `o` was read. */
-static bool cmpxchg_double_slab(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_cpu *c,
-				struct page *page, const struct slab_counters *o,
-				const struct slab_counters *n)
+bool slub_cmpxchg_double_slab(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_cpu *c,
+			      struct page *page, const struct slab_counters *o,
+			      const struct slab_counters *n)
 {
 	hw_atomic(sl->hw, cpu, &page->line);
 	if (page->cmpxchg_seq != o->seq) {
@@ -93,7 +85,7 @@ static void unfreeze_partials(struct slub *sl, struct sim_cpu *cpu, struct kmem_
 		struct slab_counters old, new;
 		c->partial = page->next;
 		do {
-			read_counters(sl, cpu, page, &old);
+			slub_read_counters(sl, cpu, page, &old);
 			new = old;
 			new.frozen = false;
 			bool enough = n && (sl->unfreeze_bug ? n->nr_partial < s->min_partial
@@ -117,7 +109,7 @@ static void unfreeze_partials(struct slub *sl, struct sim_cpu *cpu, struct kmem_
 					add_partial_locked(sl, cpu, n, page, 1);
 				l = m;
 			}
-		} while (!cmpxchg_double_slab(sl, cpu, c, page, &old, &new));
+		} while (!slub_cmpxchg_double_slab(sl, cpu, c, page, &old, &new));
 		if (m == M_FREE) {
 			page->next = discard_page;
 			discard_page = page;
@@ -172,14 +164,14 @@ static uint16_t acquire_slab(struct slub *sl, struct sim_cpu *cpu, struct kmem_c
 {
 	struct slab_counters old, new;
 	do {
-		read_counters(sl, cpu, page, &old);
+		slub_read_counters(sl, cpu, page, &old);
 		new = old;
 		if (mode) {
 			new.inuse = page->objects;
 			new.freelist = OBJ_NIL;
 		}
 		new.frozen = true;
-	} while (!cmpxchg_double_slab(sl, cpu, c, page, &old, &new));
+	} while (!slub_cmpxchg_double_slab(sl, cpu, c, page, &old, &new));
 	slub_del_partial(sl, cpu, n, page);
 	return old.freelist;
 }
@@ -266,18 +258,18 @@ static void deactivate_slab(struct slub *sl, struct sim_cpu *cpu, struct kmem_ca
 	while (freelist != OBJ_NIL &&
 	       (nextfree = slub_get_freepointer(sl, cpu, page, freelist)) != OBJ_NIL) {
 		do {
-			read_counters(sl, cpu, page, &old);
+			slub_read_counters(sl, cpu, page, &old);
 			slub_set_freepointer(sl, cpu, page, freelist, old.freelist);
 			new = old;
 			new.inuse--;
 			new.freelist = freelist;
-		} while (!cmpxchg_double_slab(sl, cpu, c, page, &old, &new));
+		} while (!slub_cmpxchg_double_slab(sl, cpu, c, page, &old, &new));
 		cpu_charge(cpu, sl->cost_per_object);
 		freelist = nextfree;
 	}
 	/* stage two: unfreeze onto the right list */
 	do {
-		read_counters(sl, cpu, page, &old);
+		slub_read_counters(sl, cpu, page, &old);
 		new = old;
 		if (freelist != OBJ_NIL) {
 			new.inuse--;
@@ -309,7 +301,7 @@ static void deactivate_slab(struct slub *sl, struct sim_cpu *cpu, struct kmem_ca
 			}
 		}
 		l = m;
-	} while (!cmpxchg_double_slab(sl, cpu, c, page, &old, &new));
+	} while (!slub_cmpxchg_double_slab(sl, cpu, c, page, &old, &new));
 	if (lock)
 		hw_spin_unlock(sl->hw, cpu, &n->list_lock);
 	if (m == M_FREE)
@@ -373,12 +365,12 @@ redo:
 	{
 		struct slab_counters old, new;
 		do {
-			read_counters(sl, cpu, c->page, &old);
+			slub_read_counters(sl, cpu, c->page, &old);
 			new = old;
 			new.inuse = c->page->objects;
 			new.frozen = old.freelist != OBJ_NIL;
 			new.freelist = OBJ_NIL;
-		} while (!cmpxchg_double_slab(sl, cpu, c, c->page, &old, &new));
+		} while (!slub_cmpxchg_double_slab(sl, cpu, c, c->page, &old, &new));
 		object = old.freelist;
 	}
 	if (object == OBJ_NIL) {	/* nothing left: the slab just leaves */
@@ -439,7 +431,7 @@ static void __slab_free(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_
 	struct slab_counters old, new;
 	bool was_frozen;
 	do {
-		read_counters(sl, cpu, page, &old);
+		slub_read_counters(sl, cpu, page, &old);
 		slub_set_freepointer(sl, cpu, page, idx, old.freelist);
 		new = old;
 		was_frozen = old.frozen;
@@ -453,7 +445,7 @@ static void __slab_free(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_
 				hw_spin_lock(sl->hw, cpu, &n->list_lock);
 			}
 		}
-	} while (!cmpxchg_double_slab(sl, cpu, c, page, &old, &new));
+	} while (!slub_cmpxchg_double_slab(sl, cpu, c, page, &old, &new));
 	if (!n) {
 		if (new.frozen && !was_frozen)
 			put_cpu_partial(sl, cpu, c, s, page, true);

@@ -44,6 +44,17 @@ const struct param_def slub_param_defs[] = {
 	{ "slub_unfreeze_bug", PT_BOOL, "0", 0, 1, NULL,
 	  "3.2-rc: unfreeze_partials compared nr_partial < min_partial, so a node keeps every "
 	  "empty slab once it has min_partial" },
+	{ "slub_cpu_slab", PT_BOOL, "1", 0, 1, NULL,
+	  "a CPU slab per cache (kmem_cache_cpu), up to 6.18; 7.0 has none: below the sheaves "
+	  "every object comes from and goes to the node's slabs" },
+	{ "slub_sheaves", PT_ENUM, "off", 0, 0, "off|opt-in|all",
+	  "percpu sheaves and per-node barns: 6.18 for the caches that ask (vm_area_struct, "
+	  "maple_node: 32), 7.0 for every cache" },
+	{ "sheaf_capacity", PT_INT, "-1", -1, 4096, NULL,
+	  "objects per sheaf, every cache (-1: the era's rule, 7.0 4/12/28/60 by object size; 0: "
+	  "no sheaves)" },
+	{ "sheaf_capacity_caches", PT_STR, "", 0, 0, "kmalloc-512:28,skbuff_head_cache:60",
+	  "sheaf capacity of named caches, NAME:N,... (0 <= N <= 4096; 0: no sheaves)" },
 	{ NULL },
 };
 
@@ -51,7 +62,7 @@ const struct param_def slub_param_defs[] = {
 int slub_presets(struct param_set *ps, int era, struct sim_err *err)
 {
 	bool e26 = era >= 20626, e25 = era >= 20625;
-	bool e31 = era >= 30100, e32 = era >= 30200;
+	bool e31 = era >= 30100, e32 = era >= 30200, e618 = era >= 61800, e70 = era >= 70000;
 	if (params_preset(ps, "slub_min_objects", e26 ? "0" : "4", err) < 0 ||
 	    params_preset(ps, "slub_max_order", e26 ? "3" : "1", err) < 0 ||
 	    params_preset(ps, "slub_kmalloc_fallback", e25 && !e26 ? "1" : "0", err) < 0 ||
@@ -59,7 +70,9 @@ int slub_presets(struct param_set *ps, int era, struct sim_err *err)
 	    params_preset(ps, "slub_lockless", e31 ? "1" : "0", err) < 0 ||
 	    params_preset(ps, "slub_order_rule", e31 ? "decrement" : "halve", err) < 0 ||
 	    params_preset(ps, "slub_min_partial_rule", e32 ? "2" : e31 ? "1" : "0", err) < 0 ||
-	    params_preset(ps, "slub_percpu_partial", e32 ? "1" : "0", err) < 0)
+	    params_preset(ps, "slub_percpu_partial", e32 && !e70 ? "1" : "0", err) < 0 ||
+	    params_preset(ps, "slub_cpu_slab", e70 ? "0" : "1", err) < 0 ||
+	    params_preset(ps, "slub_sheaves", e70 ? "all" : e618 ? "opt-in" : "off", err) < 0)
 		return -1;
 	return 0;
 }
@@ -175,7 +188,7 @@ struct slub_cache *slub_find_mergeable(struct slub *sl, unsigned int size, unsig
 	for (int i = sl->ncaches - 1; i >= 0; i--) {
 		struct slub_cache *s = sl->caches[i];
 		unsigned int ssize = s->kc->size;
-		if (s->page_alloc_fallback)	/* slab_unmergeable() in 2.6.25 */
+		if (s->page_alloc_fallback || s->sheaf_explicit)	/* slab_unmergeable() */
 			continue;
 		if (size > ssize)
 			continue;
@@ -220,25 +233,29 @@ void slub_cache_tunables(struct slub *sl, struct slub_cache *s)
 	s->cpu_partial = sl->cpu_partial_on ? cpu_partial_of(sl, s) : 0;
 }
 
-/* cpu_partial_caches: NAME:N pairs separated by commas, 0 <= N <= 4096. */
-int slub_parse_cpu_partial(struct slub *sl, struct sim_err *err)
+/* A per-cache list `param`: NAME:N pairs separated by commas, 0 <= N <= max. */
+int slub_parse_cache_list(const char *param, const char *list, int max, struct sim_err *err)
 {
-	const char *p = sl->cpu_partial_caches;
+	const char *p = list;
 	while (*p) {
 		const char *colon = strchr(p, ':'), *comma = strchr(p, ',');
 		if (!colon || colon == p || (comma && comma < colon))
-			return sim_fail(err, "cpu_partial_caches=%s: expected NAME:N,... (e.g. "
-					"kmalloc-512:20)", sl->cpu_partial_caches);
+			return sim_fail(err, "%s=%s: expected NAME:N,... (e.g. kmalloc-512:20)", param,
+					list);
 		char *end;
 		long v = strtol(colon + 1, &end, 10);
-		if (end == colon + 1 || (*end && *end != ',') || v < 0 || v > 4096)
-			return sim_fail(err, "cpu_partial_caches=%s: '%.*s' is not a count in [0, 4096]",
-					sl->cpu_partial_caches,
+		if (end == colon + 1 || (*end && *end != ',') || v < 0 || v > max)
+			return sim_fail(err, "%s=%s: '%.*s' is not a count in [0, %d]", param, list,
 					(int)((comma ? comma : colon + strlen(colon)) - colon - 1),
-					colon + 1);
+					colon + 1, max);
 		if (!*end)
 			break;
 		p = end + 1;
 	}
 	return 0;
+}
+
+int slub_parse_cpu_partial(struct slub *sl, struct sim_err *err)
+{
+	return slub_parse_cache_list("cpu_partial_caches", sl->cpu_partial_caches, 4096, err);
 }

@@ -12,7 +12,7 @@
 #include "slab.h"
 
 const struct param_def kernel_param_defs[] = {
-	{ "kernel", PT_ENUM, "2.6.25", 0, 0, "2.6.24|2.6.25|2.6.26|3.1|3.2",
+	{ "kernel", PT_ENUM, "2.6.25", 0, 0, "2.6.24|2.6.25|2.6.26|3.1|3.2|6.18|7.0",
 	  "kernel version whose defaults (lock kind, SLUB era, scheduler) apply" },
 	{ "spinlock", PT_ENUM, "ticket", 0, 0, "byte|ticket|queued",
 	  "x86 spinlock: byte (up to 2.6.24, unfair), ticket (2.6.25-4.1, FIFO) or "

@@ -1,11 +1,11 @@
-# test_all_policies.sh - every policy (SLUB as of 2.6.24, 2.6.25, 2.6.26, 3.1 and
+# test_all_policies.sh - every policy (SLUB as of 2.6.24, 2.6.25, 2.6.26, 3.1, 6.18, 7.0 and
 # 3.2) on every machine runs a small hackbench and a reduced slab_test to
 # the end: exit 0, "invariants: ok", every message's skb allocated and freed,
 # 60 slab_test results (test 3 has two series); thread-mode hackbench on each
 # machine for one of them in turn.
 # A run that hangs fails after TIMEOUT seconds.
 . tests/cli/lib.sh
-CONFIGS="slab|slub|slub kernel=2.6.24|slub kernel=2.6.26|slub kernel=3.1|slub kernel=3.2|slqb|magazine"
+CONFIGS="slab|slub|slub kernel=2.6.24|slub kernel=2.6.26|slub kernel=3.1|slub kernel=3.2|slub kernel=6.18|slub kernel=7.0|slqb|magazine"
 MACHINES=$("$SLABSIM" list machines | awk '{print $1}')
 [ "$(echo $MACHINES | wc -w)" -ge 9 ] || fail "list machines: only $(echo $MACHINES)"
 # a new policy must be added here

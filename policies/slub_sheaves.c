@@ -1,0 +1,716 @@
+/* slub_sheaves.c - SLUB's percpu sheaves (Vlastimil Babka; Linux 6.18 for
+ * the caches that ask with kmem_cache_args.sheaf_capacity, 7.0 for every
+ * cache with a capacity by object size), as mm/slub.c has them:
+ *
+ *  - each CPU has a main and a spare sheaf (an array of free objects) per
+ *    cache; an allocation pops the main sheaf, a free of an object of this
+ *    CPU's node pushes onto it (other nodes' objects bypass the sheaves);
+ *  - an empty main sheaf is swapped with a non-empty spare, else exchanged
+ *    for a full one in the node's barn, else refilled from slabs; a full
+ *    one is swapped with a non-full spare, else exchanged for an empty one
+ *    in the barn (which keeps at most MAX_FULL_SHEAVES full ones), else the
+ *    spare is flushed to slabs, else a new empty sheaf is allocated;
+ *  - sheaves are kmalloc'ed objects; a kmalloc cache's sheaf is allocated
+ *    with __GFP_NO_OBJ_EXT, which stops the allocation of further sheaves
+ *    inside it (no recursion into the same cache).
+ *
+ * Below the sheaves each era keeps its slab paths: 6.18 its CPU slab and
+ * per-CPU partial lists (slub_lockless.c), 7.0 none (slub_nocpu.c). The
+ * local_trylock of the kernel never fails here: nothing preempts a
+ * simulated CPU inside it. A CPU's first sheaf is allocated at its first
+ * use of the cache (the kernel allocates it with the cache). The prefill
+ * API (kmem_cache_prefill_sheaf) and kfree_rcu's sheaves are not modelled.
+ * Sheaf paths charge the slub.* costs of the paths they replace: the
+ * fast paths for a sheaf's pop and push, slub.list_op for a barn move,
+ * slub.per_object for each object refilled or flushed. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel/slab.h"
+#include "slub.h"
+
+/* 6.18's callers that ask for sheaves (kmem_cache_args.sheaf_capacity). */
+static const struct {
+	const char *name;
+	unsigned int capacity;
+} sheaf_callers[] = {
+	{ "vm_area_struct", 32 },
+	{ "maple_node", 32 },
+};
+
+static void out_of_memory(void)
+{
+	fprintf(stderr, "slabsim: slub sheaves: out of host memory\n");
+	abort();
+}
+
+static inline int numa_mem_id(const struct slub *sl, const struct sim_cpu *cpu)
+{
+	return sl->k->m->topo[cpu->id].node;
+}
+
+/* The kmalloc size a request of `bytes` gets (kmalloc_size_roundup). */
+static unsigned int kmalloc_size_roundup(unsigned int bytes)
+{
+	if (bytes > 64 && bytes <= 96)
+		return 96;
+	if (bytes > 128 && bytes <= 192)
+		return 192;
+	unsigned int r = 8;
+	while (r < bytes)
+		r <<= 1;
+	return r;
+}
+
+/* calculate_sheaf_capacity() of 7.0: 4, 12, 26 or 60 objects by size,
+ * then as many as fill the kmalloc object the sheaf gets. */
+unsigned int slub_sheaf_capacity_by_size(unsigned int size)
+{
+	unsigned int cap = size >= PAGE_SIZE ? 4 : size >= 1024 ? 12 : size >= 256 ? 26 : 60;
+	unsigned int bytes = kmalloc_size_roundup(SLAB_SHEAF_HEADER + cap * (unsigned int)sizeof(kaddr_t));
+	return (bytes - SLAB_SHEAF_HEADER) / (unsigned int)sizeof(kaddr_t);
+}
+
+unsigned int slub_sheaf_capacity_default(const struct slub *sl, const char *name,
+					 unsigned int size, bool *explicit_capacity)
+{
+	*explicit_capacity = false;
+	if (sl->sheaves == SHEAVES_OFF)
+		return 0;
+	if (sl->sheaf_capacity >= 0) {	/* sheaf_capacity=N: every cache asks for N */
+		*explicit_capacity = sl->sheaf_capacity > 0;
+		return (unsigned int)sl->sheaf_capacity;
+	}
+	unsigned int asked = 0;
+	for (size_t i = 0; i < sizeof(sheaf_callers) / sizeof(sheaf_callers[0]); i++)
+		if (!strcmp(name, sheaf_callers[i].name))
+			asked = sheaf_callers[i].capacity;
+	*explicit_capacity = asked > 0;
+	if (sl->sheaves == SHEAVES_OPT_IN)
+		return asked;
+	unsigned int by_size = slub_sheaf_capacity_by_size(size);
+	return by_size > asked ? by_size : asked;
+}
+
+void slub_sheaves_init(struct slub *sl, struct slub_cache *s, unsigned int capacity,
+		       bool explicit_capacity)
+{
+	int ncpus = sl->k->m->ncpus, nodes = sl->k->m->nodes;
+	s->sheaf_capacity = capacity;
+	s->sheaf_explicit = explicit_capacity;
+	if (sl->sheaves == SHEAVES_OFF)
+		return;
+	s->pcs = calloc((size_t)ncpus, sizeof(*s->pcs));
+	s->barn = calloc((size_t)nodes, sizeof(*s->barn));
+	if (!s->pcs || !s->barn)
+		out_of_memory();
+	snprintf(s->barn_lock_name, sizeof(s->barn_lock_name), "&barn->lock [%s]", s->kc->name);
+	hw_lock_class_init(sl->hw, &s->barn_lock_class, s->barn_lock_name, sl->hw->sym_spin_lock);
+	for (int nid = 0; nid < nodes; nid++) {
+		hw_line_init(sl->hw, &s->barn[nid].line, nid);
+		hw_lock_init(&s->barn[nid].lock, sl->k->lock_kind, &s->barn[nid].line,
+			     &s->barn_lock_class);
+	}
+}
+
+/* --- sheaves as objects --- */
+
+/* A sheaf's header line (slot < 0) or the line of objects[slot]. */
+static void sheaf_touch(struct slub *sl, struct sim_cpu *cpu, struct slab_sheaf *sh, int slot,
+			bool write)
+{
+	kaddr_t a = sh->addr + (slot < 0 ? 0 : SLAB_SHEAF_HEADER + (kaddr_t)slot * sizeof(kaddr_t));
+	uint64_t off = a - page_address(sh->page);
+	hw_obj_access(sl->hw, cpu, &sh->page->cl[off >> 6], a >> 6, 1, write, sh->page->nid);
+}
+
+/* __alloc_empty_sheaf(): kzalloc of the header and capacity slots. */
+static struct slab_sheaf *alloc_empty_sheaf(struct slub *sl, struct sim_cpu *cpu,
+					    struct kmem_cache_cpu *c, struct slub_cache *s)
+{
+	if (sl->no_obj_ext[cpu->id])	/* __GFP_NO_OBJ_EXT: not inside a kmalloc sheaf */
+		return NULL;
+	bool kmalloc = s->kc->flags & __KMALLOC_CACHE;	/* SLAB_KMALLOC */
+	unsigned int bytes = SLAB_SHEAF_HEADER + s->sheaf_capacity * (unsigned int)sizeof(kaddr_t);
+	int psym = sym_enter(cpu, sl->sym_alloc_sheaf);
+	sl->no_obj_ext[cpu->id] += kmalloc;
+	kaddr_t addr = __kmalloc(sl->k, cpu, bytes);
+	sl->no_obj_ext[cpu->id] -= kmalloc;
+	if (addr)	/* kzalloc: every line written */
+		slab_obj_touch(sl->k, cpu, addr, (int)((bytes + 63) >> 6), true);
+	sym_exit(cpu, psym);
+	if (!addr)
+		return NULL;
+	struct slab_sheaf *sh = s->sheaf_pool;
+	if (sh)
+		s->sheaf_pool = sh->next;
+	else if (!(sh = malloc(sizeof(*sh) + s->sheaf_capacity * sizeof(kaddr_t))))
+		out_of_memory();
+	sh->next = NULL;
+	sh->addr = addr;
+	sh->page = virt_to_head_page(&sl->k->pa, addr);
+	sh->size = 0;
+	sh->capacity = s->sheaf_capacity;
+	slub_stat(c, SHEAF_ALLOC);
+	return sh;
+}
+
+static void free_empty_sheaf(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_cpu *c,
+			     struct slub_cache *s, struct slab_sheaf *sh)
+{
+	kaddr_t addr = sh->addr;
+	sh->next = s->sheaf_pool;
+	s->sheaf_pool = sh;
+	kfree(sl->k, cpu, addr);
+	slub_stat(c, SHEAF_FREE);
+}
+
+/* __kmem_cache_free_bulk(): objects to their slabs, by the era's path (7.0:
+ * one __slab_free for each run of objects of one slab). */
+static void free_bulk(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_cpu *c,
+		      struct slub_cache *s, const kaddr_t *objs, unsigned int nr)
+{
+	unsigned int i = 0;
+	while (i < nr) {
+		struct page *page = virt_to_head_page(&sl->k->pa, objs[i]);
+		uint16_t head = (uint16_t)slab_obj_index(s->kc, page, objs[i]), tail = head;
+		cpu_charge(cpu, sl->cost_per_object);
+		if (sl->cpu_slab) {
+			slub_free_lockless(sl, cpu, c, s, page, head);
+			i++;
+			continue;
+		}
+		int cnt = 1;	/* build_detached_freelist: link the run */
+		while (i + (unsigned int)cnt < nr &&
+		       virt_to_head_page(&sl->k->pa, objs[i + (unsigned int)cnt]) == page) {
+			uint16_t next = (uint16_t)slab_obj_index(s->kc, page, objs[i + (unsigned int)cnt]);
+			slub_set_freepointer(sl, cpu, page, next, head);
+			head = next;
+			cnt++;
+			cpu_charge(cpu, sl->cost_per_object);
+		}
+		slub_slab_free_nocpu(sl, cpu, c, s, page, head, tail, cnt);
+		i += (unsigned int)cnt;
+	}
+}
+
+/* sheaf_flush_unused(): every object of a sheaf no CPU holds to its slab. */
+static void sheaf_flush_unused(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_cpu *c,
+			       struct slub_cache *s, struct slab_sheaf *sh)
+{
+	if (!sh->size)
+		return;
+	int psym = sym_enter(cpu, sl->sym_flush);
+	slub_stat_add(c, SHEAF_FLUSH, sh->size);
+	for (unsigned int i = 0; i < sh->size; i++)
+		sheaf_touch(sl, cpu, sh, (int)i, false);
+	unsigned int n = sh->size;
+	sh->size = 0;
+	free_bulk(sl, cpu, c, s, sh->objects, n);
+	sym_exit(cpu, psym);
+}
+
+/* sheaf_flush_main(): the main sheaf to slabs in batches of PCS_BATCH_MAX,
+ * each taken off the sheaf before it is freed. */
+static bool sheaf_flush_main(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_cpu *c,
+			     struct slub_cache *s)
+{
+	struct slub_percpu_sheaves *pcs = &s->pcs[cpu->id];
+	kaddr_t batch_objs[PCS_BATCH_MAX];
+	bool ret = false;
+	int psym = sym_enter(cpu, sl->sym_flush);
+	while (pcs->main && pcs->main->size) {
+		struct slab_sheaf *sh = pcs->main;
+		unsigned int batch = sh->size < PCS_BATCH_MAX ? sh->size : PCS_BATCH_MAX;
+		sh->size -= batch;
+		for (unsigned int i = 0; i < batch; i++) {
+			batch_objs[i] = sh->objects[sh->size + i];
+			sheaf_touch(sl, cpu, sh, (int)(sh->size + i), false);
+		}
+		free_bulk(sl, cpu, c, s, batch_objs, batch);
+		slub_stat_add(c, SHEAF_FLUSH, batch);
+		ret = true;
+	}
+	sym_exit(cpu, psym);
+	return ret;
+}
+
+/* refill_sheaf(): fill a sheaf from slabs (6.18: __kmem_cache_alloc_bulk
+ * through the CPU slab; 7.0: refill_objects). 0, or -1 if it fell short. */
+static int refill_sheaf(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_cpu *c,
+			struct slub_cache *s, struct slab_sheaf *sh)
+{
+	unsigned int to_fill = sh->capacity - sh->size, filled = 0;
+	if (!to_fill)
+		return 0;
+	int psym = sym_enter(cpu, sl->sym_refill);
+	if (sl->cpu_slab) {
+		for (; filled < to_fill; filled++) {
+			kaddr_t obj = slub_alloc_lockless(sl, cpu, c, s, -1);
+			if (!obj)
+				break;
+			cpu_charge(cpu, sl->cost_per_object);
+			sh->objects[sh->size + filled] = obj;
+		}
+	} else {
+		filled = slub_refill_objects(sl, cpu, c, s, &sh->objects[sh->size], to_fill, to_fill);
+	}
+	for (unsigned int i = 0; i < filled; i++)
+		sheaf_touch(sl, cpu, sh, (int)(sh->size + i), true);
+	sh->size += filled;
+	slub_stat_add(c, SHEAF_REFILL, filled);
+	sym_exit(cpu, psym);
+	return filled < to_fill ? -1 : 0;
+}
+
+/* A sheaf that could not be filled goes back with what it got. */
+static void drop_sheaf(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_cpu *c,
+		       struct slub_cache *s, struct slab_sheaf *sh)
+{
+	sheaf_flush_unused(sl, cpu, c, s, sh);
+	free_empty_sheaf(sl, cpu, c, s, sh);
+}
+
+static struct slab_sheaf *alloc_full_sheaf(struct slub *sl, struct sim_cpu *cpu,
+					   struct kmem_cache_cpu *c, struct slub_cache *s)
+{
+	struct slab_sheaf *sh = alloc_empty_sheaf(sl, cpu, c, s);
+	if (sh && refill_sheaf(sl, cpu, c, s, sh) < 0) {
+		drop_sheaf(sl, cpu, c, s, sh);
+		return NULL;
+	}
+	return sh;
+}
+
+/* --- the barn --- */
+
+/* Lock the barn (and take its line) for a move, charged as a list move. */
+static void barn_lock(struct slub *sl, struct sim_cpu *cpu, struct node_barn *barn)
+{
+	cpu_charge(cpu, sl->cost_list);
+	hw_spin_lock(sl->hw, cpu, &barn->lock);
+	hw_write(sl->hw, cpu, &barn->line);
+}
+
+/* data_race(barn->nr_*): a look without the lock. */
+static void barn_peek(struct slub *sl, struct sim_cpu *cpu, struct node_barn *barn)
+{
+	cpu_sync(cpu);
+	hw_read(sl->hw, cpu, &barn->line);
+}
+
+static struct slab_sheaf *barn_pop(struct slub *sl, struct sim_cpu *cpu,
+				   struct slab_sheaf **list)
+{
+	struct slab_sheaf *sh = *list;
+	sheaf_touch(sl, cpu, sh, -1, false);	/* its barn_list */
+	*list = sh->next;
+	return sh;
+}
+
+static void barn_push(struct slub *sl, struct sim_cpu *cpu, struct slab_sheaf **list,
+		      struct slab_sheaf *sh)
+{
+	sheaf_touch(sl, cpu, sh, -1, true);
+	sh->next = *list;
+	*list = sh;
+}
+
+static struct slab_sheaf *barn_get_empty_sheaf(struct slub *sl, struct sim_cpu *cpu,
+					       struct node_barn *barn)
+{
+	barn_peek(sl, cpu, barn);
+	if (!barn->nr_empty)
+		return NULL;
+	struct slab_sheaf *sh = NULL;
+	barn_lock(sl, cpu, barn);
+	if (barn->nr_empty) {
+		sh = barn_pop(sl, cpu, &barn->sheaves_empty);
+		barn->nr_empty--;
+	}
+	hw_spin_unlock(sl->hw, cpu, &barn->lock);
+	return sh;
+}
+
+/* barn_put_empty_sheaf() and _full_sheaf(): undoing a race, no limits. */
+static void barn_put(struct slub *sl, struct sim_cpu *cpu, struct node_barn *barn,
+		     struct slab_sheaf *sh, bool full)
+{
+	barn_lock(sl, cpu, barn);
+	barn_push(sl, cpu, full ? &barn->sheaves_full : &barn->sheaves_empty, sh);
+	if (full)
+		barn->nr_full++;
+	else
+		barn->nr_empty++;
+	hw_spin_unlock(sl->hw, cpu, &barn->lock);
+}
+
+/* barn_replace_empty_sheaf(): a full sheaf for `empty` (NULL: a CPU's first
+ * sheaf, nothing to give), or NULL if the barn has none. */
+static struct slab_sheaf *barn_replace_empty_sheaf(struct slub *sl, struct sim_cpu *cpu,
+						   struct node_barn *barn,
+						   struct slab_sheaf *empty)
+{
+	barn_peek(sl, cpu, barn);
+	if (!barn->nr_full)
+		return NULL;
+	struct slab_sheaf *full = NULL;
+	barn_lock(sl, cpu, barn);
+	if (barn->nr_full) {
+		full = barn_pop(sl, cpu, &barn->sheaves_full);
+		barn->nr_full--;
+		if (empty) {
+			barn_push(sl, cpu, &barn->sheaves_empty, empty);
+			barn->nr_empty++;
+		}
+	}
+	hw_spin_unlock(sl->hw, cpu, &barn->lock);
+	return full;
+}
+
+enum { BARN_OK, BARN_E2BIG, BARN_ENOMEM };
+
+/* barn_replace_full_sheaf(): an empty sheaf for `full`; refused if the
+ * barn holds MAX_FULL_SHEAVES full ones already, or has no empty one. */
+static struct slab_sheaf *barn_replace_full_sheaf(struct slub *sl, struct sim_cpu *cpu,
+						  struct node_barn *barn,
+						  struct slab_sheaf *full, int *why)
+{
+	barn_peek(sl, cpu, barn);
+	if (barn->nr_full >= MAX_FULL_SHEAVES) {
+		*why = BARN_E2BIG;
+		return NULL;
+	}
+	if (!barn->nr_empty) {
+		*why = BARN_ENOMEM;
+		return NULL;
+	}
+	struct slab_sheaf *empty = NULL;
+	barn_lock(sl, cpu, barn);
+	if (barn->nr_empty) {
+		empty = barn_pop(sl, cpu, &barn->sheaves_empty);
+		barn_push(sl, cpu, &barn->sheaves_full, full);
+		barn->nr_empty--;
+		barn->nr_full++;
+	}
+	hw_spin_unlock(sl->hw, cpu, &barn->lock);
+	*why = empty ? BARN_OK : BARN_ENOMEM;
+	return empty;
+}
+
+/* --- the percpu sheaves --- */
+
+/* __pcs_replace_empty_main(): give the CPU a main sheaf with objects; false
+ * if none can be had (the allocation goes to the slab paths). */
+static bool pcs_replace_empty_main(struct slub *sl, struct sim_cpu *cpu,
+				   struct kmem_cache_cpu *c, struct slub_cache *s)
+{
+	struct slub_percpu_sheaves *pcs = &s->pcs[cpu->id];
+	if (pcs->spare && pcs->spare->size > 0) {
+		struct slab_sheaf *t = pcs->main;
+		pcs->main = pcs->spare;
+		pcs->spare = t;
+		return true;
+	}
+	int psym = sym_enter(cpu, sl->sym_replace_empty);
+	struct node_barn *barn = &s->barn[numa_mem_id(sl, cpu)];
+	struct slab_sheaf *full = barn_replace_empty_sheaf(sl, cpu, barn, pcs->main);
+	if (full) {
+		slub_stat(c, BARN_GET);
+		pcs->main = full;
+		sym_exit(cpu, psym);
+		return true;
+	}
+	slub_stat(c, BARN_GET_FAIL);
+	struct slab_sheaf *empty = pcs->spare;	/* GFP_KERNEL: it may refill */
+	pcs->spare = NULL;
+	if (!empty)
+		empty = barn_get_empty_sheaf(sl, cpu, barn);
+	if (empty) {
+		if (refill_sheaf(sl, cpu, c, s, empty) == 0) {
+			full = empty;
+		} else {
+			drop_sheaf(sl, cpu, c, s, empty);
+		}
+	} else {
+		full = alloc_full_sheaf(sl, cpu, c, s);
+	}
+	sym_exit(cpu, psym);
+	if (!full)
+		return false;
+	/* the lock again: what came in between decides where `full` goes */
+	if (!pcs->main) {
+		pcs->main = full;
+	} else if (pcs->main->size == 0) {
+		if (!pcs->spare)
+			pcs->spare = pcs->main;
+		else
+			barn_put(sl, cpu, barn, pcs->main, false);
+		pcs->main = full;
+	} else if (!pcs->spare) {
+		pcs->spare = full;
+	} else if (pcs->spare->size == 0) {
+		barn_put(sl, cpu, barn, pcs->spare, false);
+		pcs->spare = full;
+	} else {
+		barn_put(sl, cpu, barn, full, true);
+		slub_stat(c, BARN_PUT);
+	}
+	return true;
+}
+
+/* alloc_from_pcs(): pop the main sheaf; 0 sends the allocation to slabs. */
+kaddr_t slub_alloc_from_pcs(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_cpu *c,
+			    struct slub_cache *s, int node)
+{
+	bool node_requested = node >= 0 && sl->k->m->nodes > 1;
+	if (node_requested && node != numa_mem_id(sl, cpu)) {
+		slub_stat(c, ALLOC_NODE_MISMATCH);
+		return 0;
+	}
+	struct slub_percpu_sheaves *pcs = &s->pcs[cpu->id];
+	if ((!pcs->main || !pcs->main->size) && !pcs_replace_empty_main(sl, cpu, c, s))
+		return 0;
+	struct slab_sheaf *sh = pcs->main;
+	kaddr_t obj = sh->objects[sh->size - 1];
+	sheaf_touch(sl, cpu, sh, (int)sh->size - 1, false);
+	if (node_requested && virt_to_head_page(&sl->k->pa, obj)->nid != node) {
+		slub_stat(c, ALLOC_NODE_MISMATCH);
+		return 0;
+	}
+	sh->size--;
+	slub_stat(c, sl->cpu_slab ? ALLOC_PCS : ALLOC_FASTPATH);
+	return obj;
+}
+
+/* __pcs_install_empty_sheaf(): a new empty sheaf in, wherever it fits. */
+static void pcs_install_empty_sheaf(struct slub *sl, struct sim_cpu *cpu,
+				    struct kmem_cache_cpu *c, struct slub_cache *s,
+				    struct node_barn *barn, struct slab_sheaf *empty)
+{
+	struct slub_percpu_sheaves *pcs = &s->pcs[cpu->id];
+	if (!pcs->main) {	/* a CPU's first sheaf */
+		pcs->main = empty;
+	} else if (!pcs->spare) {
+		pcs->spare = pcs->main;
+		pcs->main = empty;
+	} else if (pcs->main->size < s->sheaf_capacity) {
+		barn_put(sl, cpu, barn, empty, false);
+	} else if (pcs->spare->size < s->sheaf_capacity) {
+		struct slab_sheaf *t = pcs->main;
+		pcs->main = pcs->spare;
+		pcs->spare = t;
+		barn_put(sl, cpu, barn, empty, false);
+	} else {
+		barn_put(sl, cpu, barn, pcs->main, true);
+		slub_stat(c, BARN_PUT);
+		pcs->main = empty;
+	}
+}
+
+/* __pcs_replace_full_main(): give the CPU a main sheaf with room; false if
+ * none can be had (the free goes to its slab). */
+static bool pcs_replace_full_main(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_cpu *c,
+				  struct slub_cache *s)
+{
+	struct slub_percpu_sheaves *pcs = &s->pcs[cpu->id];
+	struct node_barn *barn = &s->barn[numa_mem_id(sl, cpu)];
+	int psym = sym_enter(cpu, sl->sym_replace_full);
+	bool ok = true;
+	for (;;) {	/* restart: */
+		bool put_fail = false;
+		struct slab_sheaf *empty = NULL;
+		if (!pcs->spare) {
+			empty = barn_get_empty_sheaf(sl, cpu, barn);
+			if (empty) {
+				pcs->spare = pcs->main;
+				pcs->main = empty;
+				break;
+			}
+		} else if (pcs->spare->size < s->sheaf_capacity) {
+			struct slab_sheaf *t = pcs->main;
+			pcs->main = pcs->spare;
+			pcs->spare = t;
+			break;
+		} else {
+			int why;
+			empty = barn_replace_full_sheaf(sl, cpu, barn, pcs->main, &why);
+			if (empty) {
+				slub_stat(c, BARN_PUT);
+				pcs->main = empty;
+				break;
+			}
+			if (why == BARN_E2BIG) {	/* the barn is full: flush the spare */
+				struct slab_sheaf *to_flush = pcs->spare;
+				slub_stat(c, BARN_PUT_FAIL);
+				pcs->spare = NULL;
+				sheaf_flush_unused(sl, cpu, c, s, to_flush);
+				pcs_install_empty_sheaf(sl, cpu, c, s, barn, to_flush);
+				break;
+			}
+			put_fail = true;
+		}
+		empty = alloc_empty_sheaf(sl, cpu, c, s);	/* alloc_empty: GFP_NOWAIT */
+		if (empty) {
+			pcs_install_empty_sheaf(sl, cpu, c, s, barn, empty);
+			break;
+		}
+		if (put_fail)
+			slub_stat(c, BARN_PUT_FAIL);
+		if (!pcs->main || !sheaf_flush_main(sl, cpu, c, s)) {
+			ok = false;
+			break;
+		}
+		if (pcs->main->size < s->sheaf_capacity)
+			break;
+	}
+	sym_exit(cpu, psym);
+	return ok;
+}
+
+/* free_to_pcs(): push on the main sheaf; false sends the free to slabs. */
+bool slub_free_to_pcs(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_cpu *c,
+		      struct slub_cache *s, kaddr_t obj)
+{
+	struct slub_percpu_sheaves *pcs = &s->pcs[cpu->id];
+	if ((!pcs->main || pcs->main->size == s->sheaf_capacity) &&
+	    !pcs_replace_full_main(sl, cpu, c, s))
+		return false;
+	struct slab_sheaf *sh = pcs->main;
+	sh->objects[sh->size] = obj;
+	sheaf_touch(sl, cpu, sh, (int)sh->size, true);
+	sh->size++;
+	slub_stat(c, sl->cpu_slab ? FREE_PCS : FREE_FASTPATH);
+	return true;
+}
+
+/* --- books --- */
+
+/* The objects the sheaves hold, for the check (sorted, to find doubles). */
+struct held {
+	kaddr_t *v;
+	size_t n, cap;
+};
+
+static void hold(struct held *h, kaddr_t obj)
+{
+	if (h->n == h->cap) {
+		h->cap = h->cap ? 2 * h->cap : 256;
+		if (!(h->v = realloc(h->v, h->cap * sizeof(*h->v))))
+			out_of_memory();
+	}
+	h->v[h->n++] = obj;
+}
+
+static int cmp_kaddr(const void *a, const void *b)
+{
+	kaddr_t x = *(const kaddr_t *)a, y = *(const kaddr_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+bool slub_sheaves_hold(const kaddr_t *held, size_t nheld, kaddr_t obj)
+{
+	return nheld && bsearch(&obj, held, nheld, sizeof(*held), cmp_kaddr);
+}
+
+/* Count a sheaf's objects against their slabs. */
+static int count_sheaf(struct slub *sl, struct slub_cache *s, const struct slab_sheaf *sh,
+		       uint32_t *waiting, struct held *h, const char *where, struct sim_err *err)
+{
+	if (sh->capacity != s->sheaf_capacity || sh->size > sh->capacity)
+		return sim_fail(err, "slub %s: %s holds %u objects in a sheaf of %u (the cache's "
+				"capacity is %u)", s->kc->name, where, sh->size, sh->capacity,
+				s->sheaf_capacity);
+	for (unsigned int i = 0; i < sh->size; i++) {
+		struct page *page = virt_to_head_page(&sl->k->pa, sh->objects[i]);
+		if (!page || page->slab != s->kc || !(page->flags & PG_slab))
+			return sim_fail(err, "slub %s: %s holds %#llx, not an object of this cache",
+					s->kc->name, where, (unsigned long long)sh->objects[i]);
+		if (page->obj[slab_obj_index(s->kc, page, sh->objects[i])].live)
+			return sim_fail(err, "slub %s: %s holds %#llx, which is allocated",
+					s->kc->name, where, (unsigned long long)sh->objects[i]);
+		waiting[(uintptr_t)page->priv]++;
+		hold(h, sh->objects[i]);
+	}
+	return 0;
+}
+
+static int sheaves_waiting(struct slub *sl, struct slub_cache *s, uint32_t *waiting,
+			   struct held *h, struct sim_err *err)
+{
+	for (int cpu = 0; cpu < sl->k->m->ncpus; cpu++) {
+		const struct slub_percpu_sheaves *pcs = &s->pcs[cpu];
+		if ((pcs->main && count_sheaf(sl, s, pcs->main, waiting, h, "a main sheaf", err) < 0) ||
+		    (pcs->spare &&
+		     count_sheaf(sl, s, pcs->spare, waiting, h, "a spare sheaf", err) < 0))
+			return -1;
+		if (pcs->spare && !pcs->main)
+			return sim_fail(err, "slub %s: CPU %d has a spare sheaf but no main one",
+					s->kc->name, cpu);
+	}
+	for (int nid = 0; nid < sl->k->m->nodes; nid++) {
+		const struct node_barn *barn = &s->barn[nid];
+		unsigned int nfull = 0, nempty = 0;
+		for (const struct slab_sheaf *sh = barn->sheaves_full; sh; sh = sh->next) {
+			if (++nfull > barn->nr_full ||
+			    count_sheaf(sl, s, sh, waiting, h, "a full sheaf in the barn", err) < 0)
+				return nfull > barn->nr_full ? sim_fail(err, "slub %s: node %d's barn "
+					"lists more full sheaves than nr_full = %u", s->kc->name,
+					nid, barn->nr_full) : -1;
+		}
+		for (const struct slab_sheaf *sh = barn->sheaves_empty; sh; sh = sh->next)
+			if (++nempty > barn->nr_empty || sh->size)
+				return sim_fail(err, "slub %s: node %d's barn: an empty sheaf holds %u "
+						"objects, or more than nr_empty = %u are listed",
+						s->kc->name, nid, sh->size, barn->nr_empty);
+		if (nfull != barn->nr_full || nempty != barn->nr_empty)
+			return sim_fail(err, "slub %s: node %d's barn lists %u full and %u empty "
+					"sheaves, counted %u and %u", s->kc->name, nid, nfull,
+					nempty, barn->nr_full, barn->nr_empty);
+	}
+	return 0;
+}
+
+int slub_sheaves_waiting(struct slub *sl, struct slub_cache *s, uint32_t *waiting,
+			 kaddr_t **held, size_t *nheld, struct sim_err *err)
+{
+	struct held h = { NULL, 0, 0 };
+	*held = NULL;
+	*nheld = 0;
+	if (!s->pcs)
+		return 0;
+	int rc = sheaves_waiting(sl, s, waiting, &h, err);
+	qsort(h.v, h.n, sizeof(*h.v), cmp_kaddr);
+	for (size_t i = 1; i < h.n && rc == 0; i++)
+		if (h.v[i] == h.v[i - 1])
+			rc = sim_fail(err, "slub %s: object %#llx is in sheaves twice", s->kc->name,
+				      (unsigned long long)h.v[i]);
+	*held = h.v;
+	*nheld = h.n;
+	return rc;
+}
+
+static void free_sheaf_list(struct slab_sheaf *sh)
+{
+	while (sh) {
+		struct slab_sheaf *next = sh->next;
+		free(sh);
+		sh = next;
+	}
+}
+
+void slub_sheaves_destroy(struct slub *sl, struct slub_cache *s)
+{
+	for (int cpu = 0; s->pcs && cpu < sl->k->m->ncpus; cpu++) {
+		free(s->pcs[cpu].main);
+		free(s->pcs[cpu].spare);
+	}
+	for (int nid = 0; s->barn && nid < sl->k->m->nodes; nid++) {
+		free_sheaf_list(s->barn[nid].sheaves_full);
+		free_sheaf_list(s->barn[nid].sheaves_empty);
+	}
+	free_sheaf_list(s->sheaf_pool);
+	free(s->pcs);
+	free(s->barn);
+}
