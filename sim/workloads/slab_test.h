@@ -13,7 +13,7 @@ struct st_result {
 	double alloc_cycles, free_cycles;	/* test 2: the pair in alloc_cycles */
 	double *per_cpu;			/* tests 3-5: alloc/free per CPU */
 	bool pairs;				/* test 3's Kmalloc N*(alloc free) */
-	double ops_per_second;			/* tests 3-5: phase 1 over all CPUs */
+	double ops_per_second;			/* tests 3-5: the CPUs' phase-1 rates, summed */
 };
 
 /* The module's name of a concurrent result ("Kmalloc N*(alloc free)"). */
