@@ -629,19 +629,30 @@ static bool kmem_update(struct housekeeping *h, struct task *cur)
 				      m->contention_limit;
 		mc->depot_contention_prev = mc->depot_contention;
 		mc->resized = false;
-		if (resize) {	/* kmem_cache_magazine_resize() */
+		struct kmem_magazine *full = NULL, *empty = NULL;
+		if (resize) {	/* kmem_cache_magazine_resize(): purge the depot, next size */
 			mc->magtype++;
 			mc->resized = true;
 			mc->stat[ST_MAGAZINE_RESIZE]++;
-			mc->full.ml_reaplimit = mc->full.ml_min = mc->full.ml_total;	/* ws_zero */
-			mc->empty.ml_reaplimit = mc->empty.ml_min = mc->empty.ml_total;
+			full = mc->full.ml_list;	/* every depot magazine, taken at once: */
+			empty = mc->empty.ml_list;	/* new ones may come meanwhile */
+			mc->full.ml_list = mc->empty.ml_list = NULL;
+			mc->full.ml_total = mc->full.ml_min = mc->full.ml_reaplimit = 0;
+			mc->empty.ml_total = mc->empty.ml_min = mc->empty.ml_reaplimit = 0;
 		}
 		hw_write(m->hw, cpu, &mc->depot_line);
 		hw_spin_unlock(m->hw, cpu, &mc->depot_lock);
-		if (resize || m->reap_on_update) {
-			if (!resize)
-				mc->stat[ST_REAP]++;
-			progress |= kmem_depot_ws_reap(m, cpu, mc) || resize;
+		for (struct kmem_magazine *mp; (mp = full) != NULL; progress = true) {
+			full = mp->mag_next;
+			kmem_magazine_destroy(m, cpu, mc, mp, kmem_magtype[mp->mt].magsize);
+		}
+		for (struct kmem_magazine *mp; (mp = empty) != NULL; progress = true) {
+			empty = mp->mag_next;
+			kmem_magazine_destroy(m, cpu, mc, mp, 0);
+		}
+		if (m->reap_on_update && !resize) {
+			mc->stat[ST_REAP]++;
+			progress |= kmem_depot_ws_reap(m, cpu, mc);
 		}
 	}
 	sym_exit(cpu, psym);
