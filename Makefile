@@ -141,6 +141,8 @@ results: slabsim
 	./slabsim sweep configs/slab-test.json --force
 	./slabsim sweep configs/lockbench-curve.json --force
 	./slabsim sweep configs/oltp-irq.json --force
+	./slabsim sweep configs/designs-hackbench.json loops=$(RESULT_LOOPS) --force
+	./slabsim sweep configs/designs-slab-test.json --force
 
 bench: slabsim
 	./slabsim bench
@@ -190,6 +192,12 @@ valgrind: slabsim
 	  -w 'kbuild duration_ms=5' > /dev/null
 	valgrind --error-exitcode=1 --leak-check=full -q ./slabsim run -m nehalem-ep -p slub \
 	  -w 'mix configs/mix/example.json duration_ms=5' > /dev/null
+	valgrind --error-exitcode=1 --leak-check=full -q ./slabsim run -m nehalem-ep -p magazine \
+	  -w 'slab_test run=31 count=20 max_size=4096' magazine_update_ms=0.05 magazine_reap=1 > /dev/null
+	valgrind --error-exitcode=1 --leak-check=full -q ./slabsim run -m nehalem-ex -p slub \
+	  kernel=7.0 -w 'hackbench 2 process 10' > /dev/null
+	valgrind --error-exitcode=1 --leak-check=full -q ./slabsim run -m nehalem-ep -p slub \
+	  kernel=6.18 sheaf_capacity=4 -w 'kbuild duration_ms=2' > /dev/null
 	$(MAKE) -s policy SRC=policies/examples/template.c OUT=$(CURDIR)/$(BUILD)/template.so
 	valgrind --error-exitcode=1 --leak-check=full -q ./slabsim run -m nehalem-ex \
 	  -p ./$(BUILD)/template.so -w 'slab_test run=31 count=20 max_size=4096' > /dev/null
