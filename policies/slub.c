@@ -105,6 +105,7 @@ void slub_add_partial(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_no
 		list_add_tail(&page->lru, &n->partial);
 	else
 		list_add(&page->lru, &n->partial);
+	page->flags |= PG_partial;
 	hw_spin_unlock(sl->hw, cpu, &n->list_lock);
 	sym_exit(cpu, psym);
 }
@@ -116,6 +117,7 @@ void slub_del_partial(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_no
 	hw_write(sl->hw, cpu, lru_line(n, page->lru.prev));
 	hw_write(sl->hw, cpu, lru_line(n, page->lru.next));
 	list_del(&page->lru);
+	page->flags &= ~PG_partial;
 	n->nr_partial--;
 	hw_write(sl->hw, cpu, &n->line);
 }

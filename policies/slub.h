@@ -165,6 +165,8 @@ struct slab_counters {
 };
 
 /* slub_lockless.c: 3.1's cmpxchg_double paths and 3.2's per-CPU partials */
+void slub_add_partial_locked(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_node *n,
+			     struct page *page, int tail);
 void slub_read_counters(struct slub *sl, struct sim_cpu *cpu, struct page *page,
 			struct slab_counters *o);
 bool slub_cmpxchg_double_slab(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_cpu *c,

@@ -51,9 +51,9 @@ bool slub_cmpxchg_double_slab(struct slub *sl, struct sim_cpu *cpu, struct kmem_
 	return true;
 }
 
-/* add_partial() of 3.x: the caller holds n->list_lock. */
-static void add_partial_locked(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_node *n,
-			       struct page *page, int tail)
+/* add_partial() of 3.x and later: the caller holds n->list_lock. */
+void slub_add_partial_locked(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_node *n,
+			     struct page *page, int tail)
 {
 	cpu_charge(cpu, sl->cost_list);
 	n->nr_partial++;
@@ -63,6 +63,7 @@ static void add_partial_locked(struct slub *sl, struct sim_cpu *cpu, struct kmem
 		list_add_tail(&page->lru, &n->partial);
 	else
 		list_add(&page->lru, &n->partial);
+	page->flags |= PG_partial;
 }
 
 static void discard(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_cpu *c,
@@ -106,7 +107,7 @@ static void unfreeze_partials(struct slub *sl, struct sim_cpu *cpu, struct kmem_
 				if (l == M_PARTIAL)
 					slub_del_partial(sl, cpu, n, page);
 				else
-					add_partial_locked(sl, cpu, n, page, 1);
+					slub_add_partial_locked(sl, cpu, n, page, 1);
 				l = m;
 			}
 		} while (!slub_cmpxchg_double_slab(sl, cpu, c, page, &old, &new));
@@ -294,7 +295,7 @@ static void deactivate_slab(struct slub *sl, struct sim_cpu *cpu, struct kmem_ca
 			if (l == M_PARTIAL)
 				slub_del_partial(sl, cpu, n, page);
 			if (m == M_PARTIAL) {
-				add_partial_locked(sl, cpu, n, page, tail);
+				slub_add_partial_locked(sl, cpu, n, page, tail);
 				slub_stat(c, tail ? DEACTIVATE_TO_TAIL : DEACTIVATE_TO_HEAD);
 			} else if (m == M_FULL) {
 				slub_stat(c, DEACTIVATE_FULL);
@@ -469,7 +470,7 @@ static void __slab_free(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_
 			return;
 		}
 		if (old.freelist == OBJ_NIL) {	/* it was full: now partial */
-			add_partial_locked(sl, cpu, n, page, 1);
+			slub_add_partial_locked(sl, cpu, n, page, 1);
 			slub_stat(c, FREE_ADD_PARTIAL);
 		}
 	}

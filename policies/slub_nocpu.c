@@ -21,27 +21,12 @@ static inline int numa_mem_id(const struct slub *sl, const struct sim_cpu *cpu)
 	return sl->k->m->topo[cpu->id].node;
 }
 
-/* add_partial(): the caller holds n->list_lock. */
-static void add_partial(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_node *n,
-			struct page *page, bool tail)
-{
-	cpu_charge(cpu, sl->cost_list);
-	n->nr_partial++;
-	hw_write(sl->hw, cpu, &n->line);
-	hw_write(sl->hw, cpu, &page->line);
-	if (tail)
-		list_add_tail(&page->lru, &n->partial);
-	else
-		list_add(&page->lru, &n->partial);
-	page->flags |= PG_partial;
-}
-
+/* remove_partial(): the caller holds n->list_lock. */
 static void remove_partial(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_node *n,
 			   struct page *page)
 {
 	cpu_charge(cpu, sl->cost_list);
 	slub_del_partial(sl, cpu, n, page);
-	page->flags &= ~PG_partial;
 }
 
 /* A racy look at a node's partial count (data_race(n->nr_partial)). */
@@ -103,7 +88,7 @@ void slub_slab_free_nocpu(struct slub *sl, struct sim_cpu *cpu, struct kmem_cach
 		return;
 	}
 	if (was_full) {
-		add_partial(sl, cpu, n, page, true);
+		slub_add_partial_locked(sl, cpu, n, page, 1);
 		slub_stat(c, FREE_ADD_PARTIAL);
 	}
 	hw_spin_unlock(sl->hw, cpu, &n->list_lock);
@@ -143,7 +128,7 @@ static unsigned int alloc_from_new_slab(struct slub *sl, struct sim_cpu *cpu, st
 	if (object != OBJ_NIL) {
 		struct kmem_cache_node *n = get_node(s, page->nid);
 		hw_spin_lock(sl->hw, cpu, &n->list_lock);
-		add_partial(sl, cpu, n, page, false);
+		slub_add_partial_locked(sl, cpu, n, page, 0);
 		hw_spin_unlock(sl->hw, cpu, &n->list_lock);
 	}
 	return allocated;
@@ -208,7 +193,7 @@ static unsigned int refill_objects_node(struct slub *sl, struct sim_cpu *cpu,
 				page->next = discard;
 				discard = page;
 			} else {
-				add_partial(sl, cpu, n, page, false);
+				slub_add_partial_locked(sl, cpu, n, page, 0);
 			}
 		}
 		hw_spin_unlock(sl->hw, cpu, &n->list_lock);

@@ -28,7 +28,7 @@ typedef uint64_t kaddr_t;	/* a kernel virtual address in the direct map */
 #define PG_tail (1u << 3)	/* other pages of a compound page */
 #define PG_pcp (1u << 4)	/* free, on a per-CPU list */
 #define PG_frozen (1u << 5)	/* SLUB: some CPU's current slab */
-#define PG_partial (1u << 6)	/* SLUB 7.0: on its node's partial list */
+#define PG_partial (1u << 6)	/* SLUB: on its node's partial list (slab_test_node_partial) */
 
 #define OBJ_NIL 0xffffu		/* end of an object free list */
 
