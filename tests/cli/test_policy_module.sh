@@ -13,6 +13,15 @@ build() {	# build OUT.so from a C file, quietly; extra CFLAGS in $3
 build "$TPL" "$TMP/x.so" || { finish; exit 1; }
 [ -f "$TMP/x.so" ] || fail "make policy did not write $TMP/x.so"
 
+# the same from an installed slabsim: its headers and policy.mk, outside the tree
+make -s --no-print-directory install DESTDIR="$TMP/inst" PREFIX=/usr/local > "$TMP/install.log" 2>&1 ||
+	fail "make install: $(tail -3 "$TMP/install.log")"
+cp "$TPL" "$TMP/mine.c"
+(cd "$TMP" && make -s -f "$TMP/inst/usr/local/share/slabsim/policy.mk" SRC=mine.c \
+	SLABSIM_INCLUDE="$TMP/inst/usr/local/include/slabsim") > "$TMP/build.log" 2>&1 ||
+	fail "policy.mk of the install: $(tail -3 "$TMP/build.log")"
+expect_exit 0 "invariants: ok" "$SLABSIM" run -m core2-ep -p "$TMP/mine.so" -w 'hackbench 1 process 5'
+
 # it runs, and is what it says
 for m in tigerton nehalem-ex x3950-m2; do
 	expect_exit 0 "invariants: ok" "$SLABSIM" run -m $m -p "$TMP/x.so" \
