@@ -154,8 +154,9 @@ struct mag {
 
 static const struct param_def mag_params[] = {
 	{ "magazine_size", PT_INT, "-1", -1, 143, NULL,
-	  "rounds per magazine of every cache (-1: by chunk size, kmem_magtype[]; 0: no "
-	  "magazine layer, KMF_NOMAGAZINE; else 1 3 7 15 31 47 63 95 or 143)" },
+	  "rounds per magazine every cache starts with (-1: by chunk size, kmem_magtype[]; 0: no "
+	  "magazine layer, KMF_NOMAGAZINE; else 1 3 7 15 31 47 63 95 or 143); resizes still "
+	  "grow it unless magazine_contention=1000000000" },
 	{ "magazine_update_ms", PT_DOUBLE, "15000", 0.01, 1e7, NULL,
 	  "kmem_reap_interval: how often kmem_cache_update runs (Solaris: 15 s)" },
 	{ "magazine_contention", PT_INT, "3", 0, 1000000000, NULL,
@@ -746,7 +747,7 @@ static struct kmem_cache *mag_cache_create(void *state, struct kmem_cache *kc,
 		return sim_fail(err, "magazine: cache %s: %zu-byte chunks need a slab beyond order %d",
 				kc->name, chunksize, KMEM_SLAB_MAX_ORDER), NULL;
 	}
-	mc->binshift = (unsigned int)fls(mc->chunks / 16) + 1;
+	mc->binshift = (unsigned int)fls((mc->slabsize / mc->chunksize) / 16) + 1;	/* maxchunks */
 	mc->magtype = magtype_of(m, chunksize);
 	kc->size = (unsigned int)chunksize;
 	kc->priv = mc;
@@ -822,8 +823,15 @@ static void mag_cache_info(void *state, struct kmem_cache *kc, struct cache_info
 		v[ST_BUF_AVAIL] += (uint64_t)(ccp->cc_rounds > 0 ? ccp->cc_rounds : 0) +
 			(uint64_t)(ccp->cc_prounds > 0 ? ccp->cc_prounds : 0);
 	}
-	v[ST_ALLOC] += mc->stat[ST_SLAB_ALLOC];
-	v[ST_FREE] += mc->stat[ST_SLAB_FREE];
+	/* kmem_cache_kstat_update(): alloc and free count the depot's magazine
+	 * exchanges too; buf_avail is every free buffer: rounds, full depot
+	 * magazines, and the slabs' own (cache_bufslab) */
+	v[ST_ALLOC] += mc->stat[ST_SLAB_ALLOC] + mc->full.ml_alloc;
+	v[ST_FREE] += mc->stat[ST_SLAB_FREE] + mc->empty.ml_alloc;
+	if (mc->magtype >= 0)
+		v[ST_BUF_AVAIL] += (uint64_t)mc->full.ml_total * (uint64_t)kmem_magtype[mc->magtype].magsize;
+	for (int i = 0; i < mc->nall; i++)
+		v[ST_BUF_AVAIL] += (uint64_t)(mc->chunks - mc->all[i]->inuse);
 	v[ST_DEPOT_ALLOC] = mc->full.ml_alloc;
 	v[ST_DEPOT_FREE] = mc->empty.ml_alloc;
 	v[ST_DEPOT_CONTENTION] = mc->depot_contention;

@@ -16,7 +16,7 @@
 #include "kernel/kernel.h"
 #include "policy.h"
 
-#define MODULES_MAX 32		/* distinct modules one process loads */
+#define MODULES_MAX 256		/* distinct modules one process loads */
 
 struct loaded_module {
 	char path[PATH_MAX];	/* realpath() of the file */
@@ -119,6 +119,13 @@ static const struct slab_policy *load_module(const char *file, struct sim_err *e
 		dlclose(h);
 		return NULL;
 	}
+	for (int i = 0; i < nmodules; i++)
+		if (!strcmp(modules[i].policy->name, p->name)) {
+			sim_fail(err, "policy module '%s' calls itself '%s', as module '%s' does: "
+				 "one name, one design", file, p->name, modules[i].path);
+			dlclose(h);
+			return NULL;
+		}
 	snprintf(modules[nmodules].path, sizeof(modules[nmodules].path), "%s", path);
 	modules[nmodules++].policy = p;
 	return p;	/* never dlclose'd: runs keep pointers into it */
@@ -149,17 +156,34 @@ static void append_name(char *out, size_t size, const char *name)
 	snprintf(out + len, size - len, "%s%s", len ? " " : "", name);
 }
 
-struct names {
-	char *buf;
-	size_t size;
-};
-
-static void collect_name(const char *name, const char *path, const struct slab_policy *p,
-			 const char *why, void *arg)
+static int cmp_str(const void *a, const void *b)
 {
-	struct names *n = arg;
-	if (p)
-		append_name(n->buf, n->size, name);
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The NAME of each NAME.so in $SLABSIM_POLICY_PATH, without loading any. */
+static void path_module_names(char *out, size_t size)
+{
+	char dirs[4096];
+	snprintf(dirs, sizeof(dirs), "%s", policy_path());
+	for (char *save = NULL, *d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+		DIR *dir = opendir(d);
+		if (!dir)
+			continue;
+		char *names[256];
+		int n = 0;
+		for (struct dirent *e; (e = readdir(dir)) && n < 256;) {
+			size_t len = strlen(e->d_name);
+			if (len > 3 && !strcmp(e->d_name + len - 3, ".so"))
+				names[n++] = strndup(e->d_name, len - 3);
+		}
+		closedir(dir);
+		qsort(names, (size_t)n, sizeof(*names), cmp_str);
+		for (int i = 0; i < n; i++) {
+			append_name(out, size, names[i]);
+			free(names[i]);
+		}
+	}
 }
 
 const struct slab_policy *slab_policy_lookup(const char *name, struct sim_err *err)
@@ -176,17 +200,12 @@ const struct slab_policy *slab_policy_lookup(const char *name, struct sim_err *e
 	char builtin[256] = "", found[1024] = "";
 	for (int i = 0; slab_policies[i]; i++)
 		append_name(builtin, sizeof(builtin), slab_policies[i]->name);
-	struct names n = { found, sizeof(found) };
-	slab_policy_modules(collect_name, &n);
+	path_module_names(found, sizeof(found));
 	return sim_fail(err, "unknown policy '%s'; valid policies: %s%s%s, or a module's path "
 			"like ./mine.so (make policy SRC=mine.c)", name, builtin,
-			*found ? "; from SLABSIM_POLICY_PATH: " : "", found), NULL;
+			*found ? "; modules in SLABSIM_POLICY_PATH: " : "", found), NULL;
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
 
 void slab_policy_modules(void (*fn)(const char *name, const char *path,
 				    const struct slab_policy *p, const char *why, void *arg),

@@ -19,6 +19,7 @@
 #define SLABSIM_POLICY_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "engine/params.h"
@@ -108,17 +109,50 @@ struct slab_policy {
 };
 
 /* The layout of what a policy's code reads and writes directly, as its
- * compiler saw it: the loader refuses a module whose layout differs. */
-#define SLAB_POLICY_ABI                                                                      \
-	((uint32_t)(sizeof(struct slab_policy) * 0x9e3779b1u +                                \
-		    sizeof(struct kmem_cache) * 0x85ebca77u + sizeof(struct cache_info) * 0xc2b2ae3du + \
-		    sizeof(struct kernel) * 0x27d4eb2fu + sizeof(struct page) * 0x165667b1u +        \
-		    sizeof(struct sim_cpu) * 0xd3a2646cu + sizeof(struct engine) * 0xfd7046c5u +     \
-		    sizeof(struct hw) * 0xb55a4f09u + sizeof(struct hw_line) * 0x7feb352du +          \
-		    sizeof(struct hw_lock) * 0x846ca68bu + sizeof(struct param_set) * 0x3243f6a9u +  \
-		    sizeof(struct param_def) * 0x1b873593u + sizeof(struct slab_obj) * 0xcc9e2d51u +  \
-		    sizeof(struct housekeeping) * 0xe6546b64u + (uint64_t)PARAM_TEXT * 0x5bd1e995u +  \
-		    (uint64_t)PROFILE_MAX_SYMS * 0x68e31da4u))
+ * compiler saw it: the sizes of the structures and the offsets of the
+ * fields policies use most. The loader refuses a module whose layout
+ * differs (a field added, moved or retyped in these headers); a change
+ * that keeps all of them is what SLAB_POLICY_API_VERSION is for. */
+#define SLAB_POLICY_ABI_TERM(x, k) ((uint64_t)(x) * (k))
+#define SLAB_POLICY_ABI                                                                       \
+	((uint32_t)(SLAB_POLICY_ABI_TERM(sizeof(struct slab_policy), 0x9e3779b1u) +           \
+		    SLAB_POLICY_ABI_TERM(sizeof(struct kmem_cache), 0x85ebca77u) +            \
+		    SLAB_POLICY_ABI_TERM(sizeof(struct cache_info), 0xc2b2ae3du) +            \
+		    SLAB_POLICY_ABI_TERM(sizeof(struct kernel), 0x27d4eb2fu) +                \
+		    SLAB_POLICY_ABI_TERM(sizeof(struct page), 0x165667b1u) +                  \
+		    SLAB_POLICY_ABI_TERM(sizeof(struct sim_cpu), 0xd3a2646cu) +               \
+		    SLAB_POLICY_ABI_TERM(sizeof(struct engine), 0xfd7046c5u) +                \
+		    SLAB_POLICY_ABI_TERM(sizeof(struct hw), 0xb55a4f09u) +                    \
+		    SLAB_POLICY_ABI_TERM(sizeof(struct hw_line), 0x7feb352du) +               \
+		    SLAB_POLICY_ABI_TERM(sizeof(struct hw_lock), 0x846ca68bu) +               \
+		    SLAB_POLICY_ABI_TERM(sizeof(struct hw_lock_class), 0x2545f491u) +         \
+		    SLAB_POLICY_ABI_TERM(sizeof(struct machine), 0x9e3779b9u) +               \
+		    SLAB_POLICY_ABI_TERM(sizeof(struct hw_cpu_topo), 0x7f4a7c15u) +           \
+		    SLAB_POLICY_ABI_TERM(sizeof(struct param_set), 0x3243f6a9u) +             \
+		    SLAB_POLICY_ABI_TERM(sizeof(struct param_def), 0x1b873593u) +             \
+		    SLAB_POLICY_ABI_TERM(sizeof(struct slab_obj), 0xcc9e2d51u) +              \
+		    SLAB_POLICY_ABI_TERM(sizeof(struct housekeeping), 0xe6546b64u) +          \
+		    SLAB_POLICY_ABI_TERM(offsetof(struct kernel, m), 0x94d049bbu) +           \
+		    SLAB_POLICY_ABI_TERM(offsetof(struct kernel, hw), 0xbf58476du) +          \
+		    SLAB_POLICY_ABI_TERM(offsetof(struct kernel, pa), 0x632be59bu) +          \
+		    SLAB_POLICY_ABI_TERM(offsetof(struct kernel, lock_kind), 0x85157af5u) +   \
+		    SLAB_POLICY_ABI_TERM(offsetof(struct kernel, caches), 0xa0761d65u) +      \
+		    SLAB_POLICY_ABI_TERM(offsetof(struct machine, topo), 0xe7037ed1u) +       \
+		    SLAB_POLICY_ABI_TERM(offsetof(struct machine, ncpus), 0x8ebc6af1u) +      \
+		    SLAB_POLICY_ABI_TERM(offsetof(struct machine, nodes), 0x589965cdu) +      \
+		    SLAB_POLICY_ABI_TERM(offsetof(struct machine, ghz), 0x1d8e4e27u) +        \
+		    SLAB_POLICY_ABI_TERM(offsetof(struct page, flags), 0x7e5a1f6bu) +         \
+		    SLAB_POLICY_ABI_TERM(offsetof(struct page, freelist), 0xd6e8feb8u) +      \
+		    SLAB_POLICY_ABI_TERM(offsetof(struct page, obj), 0x4cf5ad43u) +           \
+		    SLAB_POLICY_ABI_TERM(offsetof(struct page, cl), 0x2f8d2bbbu) +            \
+		    SLAB_POLICY_ABI_TERM(offsetof(struct page, lru), 0x1f83d9abu) +           \
+		    SLAB_POLICY_ABI_TERM(offsetof(struct page, priv), 0x5be0cd19u) +          \
+		    SLAB_POLICY_ABI_TERM(offsetof(struct kmem_cache, priv), 0x6a09e667u) +    \
+		    SLAB_POLICY_ABI_TERM(offsetof(struct kmem_cache, live), 0xbb67ae85u) +    \
+		    SLAB_POLICY_ABI_TERM(offsetof(struct sim_cpu, clock), 0x3c6ef372u) +      \
+		    SLAB_POLICY_ABI_TERM(offsetof(struct sim_cpu, sym), 0xa54ff53au) +        \
+		    SLAB_POLICY_ABI_TERM(PARAM_TEXT, 0x5bd1e995u) +                           \
+		    SLAB_POLICY_ABI_TERM(PROFILE_MAX_SYMS, 0x68e31da4u)))
 
 /* The first two members of every policy's struct. */
 #define SLAB_POLICY_HEADER .api_version = SLAB_POLICY_API_VERSION, .abi = SLAB_POLICY_ABI

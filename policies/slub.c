@@ -597,8 +597,18 @@ static int slub_create(struct kernel *k, const struct param_set *ps, void **stat
 	/* KMALLOC_SHIFT_HIGH: PAGE_SHIFT (2.6.25), PAGE_SHIFT + 1 (6.x) */
 	sl->max_kmalloc = k->era >= 61800 ? PAGE_SIZE << 1 : k->era >= 20625 ? PAGE_SIZE
 		: PAGE_SIZE / 2;
+	/* a sheaf is a kmalloc'ed object: header and slots fit the largest kmalloc */
+	int max_sheaf = (int)((sl->max_kmalloc - SLAB_SHEAF_HEADER) / sizeof(kaddr_t));
 	if (slub_parse_cpu_partial(sl, err) < 0 ||
-	    slub_parse_cache_list("sheaf_capacity_caches", sl->sheaf_caches, 4096, err) < 0) {
+	    slub_parse_cache_list("sheaf_capacity_caches", sl->sheaf_caches, max_sheaf, err) < 0) {
+		free(sl);
+		return -1;
+	}
+	if (sl->sheaf_capacity > max_sheaf) {
+		sim_fail(err, "sheaf_capacity=%d: a sheaf of %d objects (%d bytes) is more than the "
+			 "largest kmalloc (%u bytes) holds: at most %d", sl->sheaf_capacity,
+			 sl->sheaf_capacity, SLAB_SHEAF_HEADER + sl->sheaf_capacity * 8,
+			 sl->max_kmalloc, max_sheaf);
 		free(sl);
 		return -1;
 	}

@@ -52,9 +52,9 @@ const struct param_def slub_param_defs[] = {
 	  "maple_node: 32), 7.0 for every cache" },
 	{ "sheaf_capacity", PT_INT, "-1", -1, 4096, NULL,
 	  "objects per sheaf, every cache (-1: the era's rule, 7.0 4/12/28/60 by object size; 0: "
-	  "no sheaves)" },
+	  "no sheaves; at most what the largest kmalloc holds, 1020 from 6.18)" },
 	{ "sheaf_capacity_caches", PT_STR, "", 0, 0, "kmalloc-512:28,skbuff_head_cache:60",
-	  "sheaf capacity of named caches, NAME:N,... (0 <= N <= 4096; 0: no sheaves)" },
+	  "sheaf capacity of named caches, NAME:N,... (0: no sheaves; at most 1020 from 6.18)" },
 	{ NULL },
 };
 

@@ -464,9 +464,11 @@ static bool pcs_replace_empty_main(struct slub *sl, struct sim_cpu *cpu,
 kaddr_t slub_alloc_from_pcs(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_cpu *c,
 			    struct slub_cache *s, int node)
 {
+	/* 7.0 counts a node the sheaves cannot serve; 6.18's slab path does */
 	bool node_requested = node >= 0 && sl->k->m->nodes > 1;
 	if (node_requested && node != numa_mem_id(sl, cpu)) {
-		slub_stat(c, ALLOC_NODE_MISMATCH);
+		if (!sl->cpu_slab)
+			slub_stat(c, ALLOC_NODE_MISMATCH);
 		return 0;
 	}
 	struct slub_percpu_sheaves *pcs = &s->pcs[cpu->id];
@@ -476,7 +478,8 @@ kaddr_t slub_alloc_from_pcs(struct slub *sl, struct sim_cpu *cpu, struct kmem_ca
 	kaddr_t obj = sh->objects[sh->size - 1];
 	sheaf_touch(sl, cpu, sh, (int)sh->size - 1, false);
 	if (node_requested && virt_to_head_page(&sl->k->pa, obj)->nid != node) {
-		slub_stat(c, ALLOC_NODE_MISMATCH);
+		if (!sl->cpu_slab)
+			slub_stat(c, ALLOC_NODE_MISMATCH);
 		return 0;
 	}
 	sh->size--;

@@ -334,6 +334,8 @@ static struct kmem_cache *tpl_cache_create(void *state, struct kmem_cache *kc,
 {
 	struct tpl *t = state;
 	unsigned int align = kc->align < sizeof(void *) ? sizeof(void *) : kc->align;
+	if ((kc->flags & SLAB_HWCACHE_ALIGN) && align < 64)	/* the caller wants its own lines */
+		align = 64;
 	unsigned int size = (kc->object_size + align - 1) / align * align;
 	unsigned int order = tpl_order(t, size);
 	unsigned long objects = (PAGE_SIZE << order) / size;
@@ -417,6 +419,8 @@ static int tpl_check(void *state, struct kmem_cache *kc, struct sim_err *err)
 	struct tpl *t = state;
 	struct tpl_cache *s = kc->priv;
 	uint32_t *waiting = calloc((size_t)s->nall + 1, sizeof(*waiting));
+	if (!waiting)
+		out_of_memory();
 	long listed = 0;
 	int rc = 0;
 	for (int nid = 0; nid < t->nodes && rc == 0; nid++) {

@@ -66,10 +66,15 @@ SLABSIM_POLICY_PATH="$TMP/nowhere:$TMP/mods" expect_exit 0 "invariants: ok" \
 SLABSIM_POLICY_PATH="$TMP/mods" expect_exit 0 "per-CPU stacks" "$SLABSIM" list policies
 grep -q "^tpl .*module $TMP/mods/tpl.so" "$TMP/out" || fail "list policies: the module is not listed"
 grep -q "^broken .*refused" "$TMP/out" || fail "list policies: the broken module is not shown as refused"
+cp "$TMP/x.so" "$TMP/mods/twin.so"	# another file, the same policy name
+SLABSIM_POLICY_PATH="$TMP/mods" expect_exit 0 "" "$SLABSIM" list policies
+grep -q "^twin .*refused: policy module .*calls itself 'template', as module .*tpl.so' does" "$TMP/out" ||
+	fail "list policies: two modules of one name are both accepted"
+rm "$TMP/mods/twin.so"
 SLABSIM_POLICY_PATH="$TMP/mods" expect_exit 0 "template_batch" "$SLABSIM" list params
 SLABSIM_POLICY_PATH="$TMP/mods" expect_exit 2 "valid policies: slab slub slqb" \
 	"$SLABSIM" run -m tigerton -p nosuch -w 'hackbench 1 process 1'
-grep -q "from SLABSIM_POLICY_PATH: tpl" "$TMP/out" || fail "unknown policy: the path's modules are not listed"
+grep -q "modules in SLABSIM_POLICY_PATH: broken tpl," "$TMP/out" || fail "unknown policy: the path's modules are not listed"
 
 # in a sweep, beside a built-in policy
 cat > "$TMP/sweep.json" <<EOF

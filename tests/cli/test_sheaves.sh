@@ -78,6 +78,8 @@ expect_exit 2 "apply to sheaves, which this SLUB does not have" $RUN -w "$W" ker
 expect_exit 2 "sheaves sit on the lockless slab paths" $RUN -w "$W" slub_sheaves=all
 expect_exit 2 "per-CPU partial lists hang off the CPU slab" $RUN -w "$W" kernel=3.2 slub_cpu_slab=0
 expect_exit 2 "sheaf_capacity_caches: no cache named 'nosuch'" $RUN -w "$W" kernel=7.0 nosuch.sheaf_capacity=4
-expect_exit 2 "is not a count in [0, 4096]" $RUN -w "$W" kernel=7.0 kmalloc-512.sheaf_capacity=5000
+expect_exit 2 "is not a count in [0, 1020]" $RUN -w "$W" kernel=7.0 kmalloc-512.sheaf_capacity=5000
+expect_exit 2 "sheaf_capacity=1021: a sheaf of 1021 objects (8200 bytes) is more than the largest kmalloc (8192 bytes) holds: at most 1020" $RUN -w "$W" kernel=7.0 sheaf_capacity=1021
+expect_exit 0 "invariants: ok" $RUN -w "hackbench 1 process 5" kernel=7.0 sheaf_capacity=1020
 expect_exit 2 "slub_sheaves=some: not a valid choice" $RUN -w "$W" kernel=7.0 slub_sheaves=some
 finish
