@@ -51,6 +51,27 @@ for r in map(json.loads, open(sys.argv[1])):
     assert (cp > 0) == bool(on), (r["sweep"]["key"], on, cp)
 PY
 
+sweep designs-hackbench 63 loops=2 --replicates 1
+python3 - "$TMP/designs-hackbench/summary.json" <<'PY' || fail "designs-hackbench: magazines that grow"
+import json, sys
+t = {(p["labels"]["machine"], p["labels"]["policy"]): p["metrics"]["time"]["mean"]
+     for p in json.load(open(sys.argv[1]))["points"]}
+machines = {m for m, _ in t}
+assert len(machines) == 9, machines
+for m in machines:	# with an update every 100 ms the magazines grow within the run
+    assert t[(m, "magazines, 100 ms update")] < t[(m, "magazines")], m
+PY
+
+sweep designs-slab-test 63 count=50 --replicates 1
+python3 - "$TMP/designs-slab-test/summary.json" <<'PY' || fail "designs-slab-test: the magazines' pair"
+import json, sys
+c = {(p["labels"]["machine"], p["labels"]["policy"]): p["metrics"]["pair_cycles"]["mean"]
+     for p in json.load(open(sys.argv[1]))["points"]}
+for (m, pol), v in c.items():	# the mutex and the round cost more than SLUB's fast path
+    if pol == "magazines":
+        assert v > 1.3 * c[(m, "SLUB 3.2")], (m, v, c[(m, "SLUB 3.2")])
+PY
+
 sweep cpu-partial 16 loops=10 --replicates 1
 # the unlimited lists hold more slab memory at the end than half the default
 small=$(mean cpu-partial slab_mb_end machine=nehalem-ex "cpu_partial x default=0.5")
