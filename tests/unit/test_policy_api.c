@@ -118,7 +118,7 @@ static void test_param_table_defects(void **state)
 					     { NULL } };
 	expect_table_refused(kernels, "parameter 'node_mem_mb' is the kernel's own");
 	struct param_def many[PARAM_MAX + 2];
-	static char names[PARAM_MAX + 1][8];
+	static char names[PARAM_MAX + 1][16];
 	for (int i = 0; i <= PARAM_MAX; i++) {
 		snprintf(names[i], sizeof(names[i]), "p%d", i);
 		many[i] = (struct param_def){ names[i], PT_INT, "1", 0, 9, NULL, "x" };
