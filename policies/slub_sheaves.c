@@ -684,7 +684,8 @@ int slub_sheaves_waiting(struct slub *sl, struct slub_cache *s, uint32_t *waitin
 	if (!s->pcs)
 		return 0;
 	int rc = sheaves_waiting(sl, s, waiting, &h, err);
-	qsort(h.v, h.n, sizeof(*h.v), cmp_kaddr);
+	if (h.n)
+		qsort(h.v, h.n, sizeof(*h.v), cmp_kaddr);
 	for (size_t i = 1; i < h.n && rc == 0; i++)
 		if (h.v[i] == h.v[i - 1])
 			rc = sim_fail(err, "slub %s: object %#llx is in sheaves twice", s->kc->name,
