@@ -161,29 +161,50 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The NAME of each NAME.so in $SLABSIM_POLICY_PATH, without loading any. */
-static void path_module_names(char *out, size_t size)
+#define DIR_MODULES_MAX 256	/* NAME.so files read from one directory */
+
+/* The NAMEs of the NAME.so files in `dir`, sorted (strdup'ed); how many. */
+static int dir_module_names(const char *dir, char **names)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return 0;
+	int n = 0;
+	for (struct dirent *e; (e = readdir(d)) && n < DIR_MODULES_MAX;) {
+		size_t len = strlen(e->d_name);
+		if (len > 3 && !strcmp(e->d_name + len - 3, ".so"))
+			names[n++] = strndup(e->d_name, len - 3);
+	}
+	closedir(d);
+	if (n)
+		qsort(names, (size_t)n, sizeof(*names), cmp_str);
+	return n;
+}
+
+/* Each directory of $SLABSIM_POLICY_PATH's module names: fn(dir, names, n). */
+static void each_path_dir(void (*fn)(const char *dir, char **names, int n, void *arg), void *arg)
 {
 	char dirs[4096];
 	snprintf(dirs, sizeof(dirs), "%s", policy_path());
 	for (char *save = NULL, *d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
-		DIR *dir = opendir(d);
-		if (!dir)
-			continue;
-		char *names[256];
-		int n = 0;
-		for (struct dirent *e; (e = readdir(dir)) && n < 256;) {
-			size_t len = strlen(e->d_name);
-			if (len > 3 && !strcmp(e->d_name + len - 3, ".so"))
-				names[n++] = strndup(e->d_name, len - 3);
-		}
-		closedir(dir);
-		qsort(names, (size_t)n, sizeof(*names), cmp_str);
-		for (int i = 0; i < n; i++) {
-			append_name(out, size, names[i]);
+		char *names[DIR_MODULES_MAX];
+		int n = dir_module_names(d, names);
+		fn(d, names, n, arg);
+		for (int i = 0; i < n; i++)
 			free(names[i]);
-		}
 	}
+}
+
+struct name_list {
+	char *buf;
+	size_t size;
+};
+
+static void list_names(const char *dir, char **names, int n, void *arg)
+{
+	struct name_list *l = arg;
+	for (int i = 0; i < n; i++)
+		append_name(l->buf, l->size, names[i]);
 }
 
 const struct slab_policy *slab_policy_lookup(const char *name, struct sim_err *err)
@@ -200,39 +221,36 @@ const struct slab_policy *slab_policy_lookup(const char *name, struct sim_err *e
 	char builtin[256] = "", found[1024] = "";
 	for (int i = 0; slab_policies[i]; i++)
 		append_name(builtin, sizeof(builtin), slab_policies[i]->name);
-	path_module_names(found, sizeof(found));
+	struct name_list l = { found, sizeof(found) };
+	each_path_dir(list_names, &l);	/* named, not loaded */
 	return sim_fail(err, "unknown policy '%s'; valid policies: %s%s%s, or a module's path "
 			"like ./mine.so (make policy SRC=mine.c)", name, builtin,
 			*found ? "; modules in SLABSIM_POLICY_PATH: " : "", found), NULL;
 }
 
 
+struct module_visit {
+	void (*fn)(const char *name, const char *path, const struct slab_policy *p,
+		   const char *why, void *arg);
+	void *arg;
+};
+
+static void load_each(const char *dir, char **names, int n, void *arg)
+{
+	struct module_visit *v = arg;
+	for (int i = 0; i < n; i++) {
+		char path[PATH_MAX];
+		snprintf(path, sizeof(path), "%s/%s.so", dir, names[i]);
+		struct sim_err e = { "" };
+		const struct slab_policy *p = load_module(path, &e);
+		v->fn(names[i], path, p, p ? NULL : e.msg, v->arg);
+	}
+}
+
 void slab_policy_modules(void (*fn)(const char *name, const char *path,
 				    const struct slab_policy *p, const char *why, void *arg),
 			 void *arg)
 {
-	char dirs[4096];
-	snprintf(dirs, sizeof(dirs), "%s", policy_path());
-	for (char *save = NULL, *d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
-		DIR *dir = opendir(d);
-		if (!dir)
-			continue;
-		char *names[256];
-		int n = 0;
-		for (struct dirent *e; (e = readdir(dir)) && n < 256;) {
-			size_t len = strlen(e->d_name);
-			if (len > 3 && !strcmp(e->d_name + len - 3, ".so"))
-				names[n++] = strndup(e->d_name, len - 3);
-		}
-		closedir(dir);
-		qsort(names, (size_t)n, sizeof(*names), cmp_str);
-		for (int i = 0; i < n; i++) {
-			char path[PATH_MAX];
-			snprintf(path, sizeof(path), "%s/%s.so", d, names[i]);
-			struct sim_err e = { "" };
-			const struct slab_policy *p = load_module(path, &e);
-			fn(names[i], path, p, p ? NULL : e.msg, arg);
-			free(names[i]);
-		}
-	}
+	struct module_visit v = { fn, arg };
+	each_path_dir(load_each, &v);
 }
