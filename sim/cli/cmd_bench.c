@@ -1,27 +1,106 @@
-/* cmd_bench.c - `slabsim bench`: the engine's own speed. */
+/* cmd_bench.c - `slabsim bench`: the engine's own speed, and the whole
+ * model's on three reference hackbench runs (host time per event and per
+ * simulated message). */
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
 #include "engine/bench.h"
 #include "report/report.h"
+#include "run_core.h"
 
 static const char bench_help[] =
-	"usage: slabsim bench [--quick] [--json FILE]\n"
+	"usage: slabsim bench [--quick] [--engine-only] [--json FILE]\n"
+	"       slabsim bench --runs\n"
 	"\n"
 	"Measures the engine alone: the hold model (pop the earliest event, schedule\n"
 	"one more) at 16, 1024 and 65536 pending events; a fiber round trip; and the\n"
-	"ordering rule's hand-over between 16 simulated CPUs (cpu_sync that yields).\n";
+	"ordering rule's hand-over between 16 simulated CPUs (cpu_sync that yields).\n"
+	"Then the whole model on the reference hackbench runs of three machines\n"
+	"(Tigerton, x3950-m2, Genoa): host nanoseconds per event and microseconds per\n"
+	"simulated message. --quick runs a tenth of the loops; --engine-only skips\n"
+	"the model; --runs prints the reference runs as `slabsim run` arguments.\n";
+
+/* The reference runs: a machine of each size, each a few seconds long. */
+struct bench_run {
+	const char *name, *machine, *policy, *workload, *quick_workload;
+	const char *assign[3];
+};
+
+static const struct bench_run bench_runs[] = {
+	{ "tigerton", "tigerton", "slub", "hackbench 100 process 60", "hackbench 100 process 6",
+	  { "slub_min_objects=64", "slub_max_order=3" } },
+	{ "x3950-m2", "x3950-m2", "slub", "hackbench 90 process 20", "hackbench 90 process 2",
+	  { "slub_min_objects=16" } },
+	{ "genoa", "epyc-genoa-2s", "slub", "hackbench 100 process 20", "hackbench 100 process 2",
+	  { "kernel=3.2" } },
+};
+#define NR_BENCH_RUNS (int)(sizeof(bench_runs) / sizeof(bench_runs[0]))
+
+struct model_figures {
+	double wall, events, messages, ns_per_event, us_per_message, sim_per_wall;
+};
+
+static int nassign(const struct bench_run *b)
+{
+	int n = 0;
+	while (n < 3 && b->assign[n])
+		n++;
+	return n;
+}
+
+/* One reference run, timed as `run` times it (the event loop alone). */
+static int bench_model(const struct bench_run *b, bool quick, struct model_figures *f)
+{
+	struct run_config cfg = {
+		.machine = b->machine, .policy = b->policy,
+		.workload = quick ? b->quick_workload : b->workload, .seed = 1,
+		.assign = (const char **)b->assign, .nassign = nassign(b),
+	};
+	struct run r;
+	struct sim_err err;
+	if (run_configure(&r, &cfg, &err) < 0 || run_execute(&r, &err) < 0) {
+		run_free(&r);
+		return cli_usage_error("bench: %s: %s", b->name, err.msg);
+	}
+	const cJSON *m = r.res.extra ? cJSON_GetObjectItem(r.res.extra, "messages") : NULL;
+	f->wall = r.wall_seconds;
+	f->events = (double)r.eng.events;
+	f->messages = cJSON_IsNumber(m) ? m->valuedouble : 0;
+	f->ns_per_event = f->events > 0 ? f->wall * 1e9 / f->events : 0;
+	f->us_per_message = f->messages > 0 ? f->wall * 1e6 / f->messages : 0;
+	f->sim_per_wall = f->wall > 0 ? r.res.sim_seconds / f->wall : 0;
+	int ok = r.invariants_ok;
+	run_free(&r);
+	if (!ok)
+		return cli_usage_error("bench: %s: the run failed its invariants", b->name);
+	return 0;
+}
+
+static void print_runs(void)
+{
+	for (int i = 0; i < NR_BENCH_RUNS; i++) {
+		const struct bench_run *b = &bench_runs[i];
+		printf("-m %s -p %s -w '%s'", b->machine, b->policy, b->workload);
+		for (int a = 0; a < nassign(b); a++)
+			printf(" %s", b->assign[a]);
+		putchar('\n');
+	}
+}
 
 int cmd_bench(int argc, char **argv)
 {
 	const char *json = NULL;
-	bool quick = false;
+	bool quick = false, engine_only = false;
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
 			return fputs(bench_help, stdout), 0;
 		if (!strcmp(argv[i], "--quick"))
 			quick = true;
+		else if (!strcmp(argv[i], "--engine-only"))
+			engine_only = true;
+		else if (!strcmp(argv[i], "--runs"))
+			return print_runs(), 0;
 		else if (!strcmp(argv[i], "--json") && i + 1 < argc)
 			json = argv[++i];
 		else
@@ -40,6 +119,19 @@ int cmd_bench(int argc, char **argv)
 	double sync = bench_sync(16, quick ? 100000 : 2000000);
 	printf("ordering-rule hand-over, 16 CPUs:   %6.1f M/s (%.1f ns each)\n", sync / 1e6,
 	       sync > 0 ? 1e9 / sync : 0);
+	struct model_figures mf[NR_BENCH_RUNS];
+	int nmodel = engine_only ? 0 : NR_BENCH_RUNS;
+	if (nmodel)
+		printf("model, reference runs (%s):\n", quick ? "--quick: a tenth of the loops"
+							 : "slabsim bench --runs");
+	for (int i = 0; i < nmodel; i++) {
+		const struct bench_run *b = &bench_runs[i];
+		if (bench_model(b, quick, &mf[i]) != 0)
+			return 2;
+		printf("  %-9s %-26s %6.2f s wall, %5.0f ns/event, %5.2f us/message, "
+		       "%.3f simulated s per wall s\n", b->name, quick ? b->quick_workload : b->workload,
+		       mf[i].wall, mf[i].ns_per_event, mf[i].us_per_message, mf[i].sim_per_wall);
+	}
 	if (json) {
 		cJSON *root = cJSON_CreateObject();
 		cJSON_AddNumberToObject(root, "events_per_second", hold[1]);
@@ -51,6 +143,21 @@ int cmd_bench(int argc, char **argv)
 		}
 		cJSON_AddNumberToObject(root, "fiber_roundtrip_ns", rt);
 		cJSON_AddNumberToObject(root, "sync_handovers_per_second", sync);
+		cJSON *model = cJSON_AddArrayToObject(root, "model");
+		for (int i = 0; i < nmodel; i++) {
+			cJSON *o = cJSON_CreateObject();
+			cJSON_AddStringToObject(o, "name", bench_runs[i].name);
+			cJSON_AddStringToObject(o, "machine", bench_runs[i].machine);
+			cJSON_AddStringToObject(o, "workload", quick ? bench_runs[i].quick_workload
+								     : bench_runs[i].workload);
+			cJSON_AddNumberToObject(o, "wall_seconds", mf[i].wall);
+			cJSON_AddNumberToObject(o, "events", mf[i].events);
+			cJSON_AddNumberToObject(o, "messages", mf[i].messages);
+			cJSON_AddNumberToObject(o, "ns_per_event", mf[i].ns_per_event);
+			cJSON_AddNumberToObject(o, "us_per_message", mf[i].us_per_message);
+			cJSON_AddNumberToObject(o, "sim_seconds_per_wall_second", mf[i].sim_per_wall);
+			cJSON_AddItemToArray(model, o);
+		}
 		struct sim_err err;
 		int rc = report_write_json(json, root, &err);
 		cJSON_Delete(root);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/hostmem.h"
 #include "spinlock.h"
 
 #define HW_ARENA_WORDS (1u << 16)
@@ -21,18 +22,20 @@ int hw_init(struct hw *hw, struct engine *eng, const struct machine *m, struct s
 	hw->home = calloc((size_t)m->nodes, sizeof(*hw->home));
 	hw->waiter = calloc((size_t)m->ncpus, sizeof(*hw->waiter));
 	hw->scratch = calloc((size_t)m->ncpus, sizeof(*hw->scratch));
+	/* every die's cache and every core's L1 in one huge-page arena */
 	hw->llc = calloc((size_t)m->ndies, sizeof(*hw->llc));
-	if (!hw->llc)
-		return sim_fail(err, "out of memory");
-	for (int d = 0; d < m->ndies; d++)
-		if (llc_init(&hw->llc[d], m->llc_kb, m->llc_ways) < 0)
-			return sim_fail(err, "out of memory for the caches");
 	hw->l1 = calloc((size_t)m->ncores, sizeof(*hw->l1));
-	if (!hw->l1)
-		return sim_fail(err, "out of memory");
-	for (int c = 0; c < m->ncores; c++)
-		if (llc_init(&hw->l1[c], m->l1_kb, m->l1_ways) < 0)
-			return sim_fail(err, "out of memory for the caches");
+	size_t llc_bytes_each = llc_bytes(m->llc_kb, m->llc_ways);
+	size_t l1_bytes_each = llc_bytes(m->l1_kb, m->l1_ways);
+	hw->cache_bytes = llc_bytes_each * (size_t)m->ndies + l1_bytes_each * (size_t)m->ncores;
+	hw->cache_mem = hostmem_alloc(hw->cache_bytes);
+	if (!hw->llc || !hw->l1 || !hw->cache_mem)
+		return sim_fail(err, "out of memory for the caches");
+	char *mem = hw->cache_mem;
+	for (int d = 0; d < m->ndies; d++, mem += llc_bytes_each)
+		llc_init(&hw->llc[d], m->llc_kb, m->llc_ways, mem);
+	for (int c = 0; c < m->ncores; c++, mem += l1_bytes_each)
+		llc_init(&hw->l1[c], m->l1_kb, m->l1_ways, mem);
 	if (!hw->bus || !hw->link || !hw->hub || !hw->home || !hw->waiter || !hw->scratch)
 		return sim_fail(err, "out of memory");
 	for (int i = 0; i < m->ncpus; i++)
@@ -63,11 +66,8 @@ void hw_destroy(struct hw *hw)
 	free(hw->home);
 	free(hw->waiter);
 	free(hw->scratch);
-	for (int d = 0; hw->llc && d < hw->m->ndies; d++)
-		llc_destroy(&hw->llc[d]);
+	hostmem_free(hw->cache_mem, hw->cache_bytes);
 	free(hw->llc);
-	for (int c = 0; hw->l1 && c < hw->m->ncores; c++)
-		llc_destroy(&hw->l1[c]);
 	free(hw->l1);
 	memset(hw, 0, sizeof(*hw));
 }
@@ -187,12 +187,21 @@ static inline void res_hold(struct hw_res *r, uint64_t start, uint32_t occ)
 	r->busy += occ;
 }
 
-uint64_t hw_transaction(struct hw *hw, int cpu, struct hw_line *l, int from, uint64_t t)
+/* The fabric resources a transfer to `cpu` holds, from CPU `from` or (-1)
+ * the memory of node `home`, and their occupancies; returns its latency and
+ * counts it. */
+struct fabric_route {
+	struct hw_res *r[4];
+	uint32_t occ[4];
+	uint32_t max_occ;
+	int nr;
+};
+
+static inline uint32_t fabric_route(struct hw *hw, int cpu, int from, int home,
+				    struct fabric_route *rt)
 {
 	const struct machine *m = hw->m;
 	const struct hw_cpu_topo *me = &m->topo[cpu];
-	bool ideal = m->fabric == FABRIC_IDEAL;
-	uint64_t start = ideal || t > l->ready ? t : l->ready;
 	uint32_t lat;
 	enum hw_dist d;
 	if (from >= 0) {
@@ -200,38 +209,64 @@ uint64_t hw_transaction(struct hw *hw, int cpu, struct hw_line *l, int from, uin
 		lat = m->handoff[d];
 		hw->stats.transfers[d]++;
 	} else {
-		d = me->node == l->home ? DIST_OTHER_SOCKET : DIST_OTHER_NODE;
-		lat = me->node == l->home ? m->mem_local : m->mem_remote;
+		d = me->node == home ? DIST_OTHER_SOCKET : DIST_OTHER_NODE;
+		lat = me->node == home ? m->mem_local : m->mem_remote;
 		hw->stats.mem_loads++;
 	}
-	struct hw_res *r[4];
-	uint32_t occ[4];
 	int nr = 0;
 	const struct hw_cpu_topo *peer = from >= 0 ? &m->topo[from] : NULL;
 	if (m->fabric == FABRIC_FSB) {
 		if (d >= DIST_SAME_SOCKET || from < 0) {
-			r[nr] = &hw->bus[me->socket], occ[nr++] = m->occ_bus;
+			rt->r[nr] = &hw->bus[me->socket], rt->occ[nr++] = m->occ_bus;
 			if (d >= DIST_OTHER_SOCKET || from < 0)
-				r[nr] = &hw->hub[me->node], occ[nr++] = m->occ_hub;
+				rt->r[nr] = &hw->hub[me->node], rt->occ[nr++] = m->occ_hub;
 			if (peer && d >= DIST_OTHER_SOCKET)
-				r[nr] = &hw->bus[peer->socket], occ[nr++] = m->occ_bus;
+				rt->r[nr] = &hw->bus[peer->socket], rt->occ[nr++] = m->occ_bus;
 			if (peer && d == DIST_OTHER_NODE)
-				r[nr] = &hw->hub[peer->node], occ[nr++] = m->occ_hub;
+				rt->r[nr] = &hw->hub[peer->node], rt->occ[nr++] = m->occ_hub;
 		}
 	} else if (m->fabric == FABRIC_HOME && (d >= DIST_OTHER_SOCKET || from < 0)) {
-		r[nr] = &hw->home[l->home], occ[nr++] = m->occ_home;
-		int home_socket = l->home * m->sockets_per_node;
+		rt->r[nr] = &hw->home[home], rt->occ[nr++] = m->occ_home;
+		int home_socket = home * m->sockets_per_node;
 		int other = peer ? peer->socket : home_socket;
 		if (other != me->socket) {
-			r[nr] = &hw->link[me->socket], occ[nr++] = m->occ_link;
-			r[nr] = &hw->link[other], occ[nr++] = m->occ_link;
+			rt->r[nr] = &hw->link[me->socket], rt->occ[nr++] = m->occ_link;
+			rt->r[nr] = &hw->link[other], rt->occ[nr++] = m->occ_link;
 		}
 	}
-	for (int i = 0; i < nr; i++)
-		res_take(r[i], &start);
-	for (int i = 0; i < nr; i++)
-		res_hold(r[i], start, occ[i]);
+	rt->nr = nr;
+	return lat;
+}
+
+/* Queue on the route's resources from `start` on and hold them; returns
+ * when the transfer starts. */
+static inline uint64_t fabric_hold(struct hw *hw, const struct fabric_route *rt, uint64_t t,
+				   uint64_t start)
+{
+	for (int i = 0; i < rt->nr; i++)
+		res_take(rt->r[i], &start);
+	for (int i = 0; i < rt->nr; i++)
+		res_hold(rt->r[i], start, rt->occ[i]);
 	hw->stats.queue_cycles += start - t;
+	return start;
+}
+
+/* A transfer of a line no CPU waits on or holds (an object line, a cold
+ * kernel line): no line to queue behind; returns when it completes. */
+static inline uint64_t fabric_transfer(struct hw *hw, int cpu, int from, int home, uint64_t t)
+{
+	struct fabric_route rt;
+	uint32_t lat = fabric_route(hw, cpu, from, home, &rt);
+	return fabric_hold(hw, &rt, t, t) + lat;
+}
+
+uint64_t hw_transaction(struct hw *hw, int cpu, struct hw_line *l, int from, uint64_t t)
+{
+	const struct machine *m = hw->m;
+	bool ideal = m->fabric == FABRIC_IDEAL;
+	struct fabric_route rt;
+	uint32_t lat = fabric_route(hw, cpu, from, l->home, &rt);
+	uint64_t start = fabric_hold(hw, &rt, t, ideal || t > l->ready ? t : l->ready);
 	uint64_t done = start + lat;
 	/* The line stays busy at its serialization point for the transfer.
 	 * A request that found the line busy (a conflict) is retried at the
@@ -239,7 +274,7 @@ uint64_t hw_transaction(struct hw *hw, int cpu, struct hw_line *l, int from, uin
 	 * outlast the transfer; alone, a request costs just its latency. */
 	if (!ideal) {
 		bool conflict = l->ready > t;
-		uint64_t busy = nr && conflict && m->occ_line > lat ? m->occ_line : lat;
+		uint64_t busy = rt.nr && conflict && m->occ_line > lat ? m->occ_line : lat;
 		l->ready = start + busy;
 	}
 	return done;
@@ -420,12 +455,27 @@ void hw_mem_lines(struct hw *hw, struct sim_cpu *cpu, int lines, int node)
 	if (lines <= 0)
 		return;
 	cpu_sync(cpu);
-	uint64_t t = cpu->clock, done = t;
-	for (int i = 0; i < lines; i++) {	/* distinct lines: each holds the bus and hub */
-		struct hw_line tmp = { .owner = -1, .src = -1, .home = (uint16_t)node };
-		done = hw_transaction(hw, cpu->id, &tmp, -1, t);
+	uint64_t t = cpu->clock;
+	/* `lines` distinct lines from memory at once, each holding the bus and
+	 * hub (or home agent and links) in turn: the k-th starts k times the
+	 * longest occupancy after the first, all in one step */
+	struct fabric_route rt;
+	uint32_t lat = fabric_route(hw, cpu->id, -1, node, &rt);
+	uint64_t n = (uint64_t)lines, first = t, step = 0;
+	for (int i = 0; i < rt.nr; i++) {
+		if (rt.r[i]->free_at > first)
+			first = rt.r[i]->free_at;
+		if (rt.occ[i] > step)
+			step = rt.occ[i];
 	}
-	uint64_t lat = hw->m->topo[cpu->id].node == node ? hw->m->mem_local : hw->m->mem_remote;
+	uint64_t last = first + (rt.nr ? (n - 1) * step : 0);
+	for (int i = 0; i < rt.nr; i++) {
+		rt.r[i]->free_at = last + rt.occ[i];
+		rt.r[i]->busy += n * rt.occ[i];
+	}
+	hw->stats.mem_loads += n - 1;	/* fabric_route counted one */
+	hw->stats.queue_cycles += n * (first - t) + (rt.nr ? step * n * (n - 1) / 2 : 0);
+	uint64_t done = last + lat;
 	/* the first miss is waited for in full and the others overlap (mlp),
 	 * unless the fabric's queue is the longer wait */
 	uint64_t overlapped = lat + (uint64_t)(lines - 1) * lat / hw->mlp;
@@ -475,8 +525,7 @@ void hw_stream_access(struct hw *hw, struct sim_cpu *cpu, hw_objline *ol, uint64
 		}
 		if (from == c)
 			continue;
-		struct hw_line tmp = { .owner = -1, .src = -1, .home = (uint16_t)home };
-		uint64_t done = hw_transaction(hw, c, &tmp, from, issue);
+		uint64_t done = fabric_transfer(hw, c, from, home, issue);
 		issue += line_latency(hw, c, from, home) / hw->stream_mlp;	/* prefetched */
 		if (done > end)
 			end = done;
@@ -491,6 +540,13 @@ void hw_obj_access(struct hw *hw, struct sim_cpu *cpu, hw_objline *ol, uint64_t 
 {
 	int c = cpu->id, die = hw->m->topo[c].die;
 	struct hw_llc *llc = &hw->llc[die], *l1 = &hw->l1[hw->m->topo[c].core];
+	for (int i = 0; i < lines; i++) {	/* the host's misses overlap */
+		llc_prefetch(llc, line + (uint64_t)i);
+		llc_prefetch(l1, line + (uint64_t)i);
+	}
+	hw_objline last = *ol;
+	if (last >= 0 && last != c && hw->m->topo[last].die != die)
+		llc_prefetch(&hw->llc[hw->m->topo[last].die], line);
 	bool here = llc_access(llc, line);	/* the first line decides */
 	bool in_l1 = llc_access(l1, line);
 	for (int i = 1; i < lines; i++) {
@@ -509,9 +565,8 @@ void hw_obj_access(struct hw *hw, struct sim_cpu *cpu, hw_objline *ol, uint64_t 
 	*ol = (hw_objline)c;
 	if (from == c)
 		return;
-	struct hw_line tmp = { .owner = -1, .src = -1, .home = (uint16_t)home };
 	uint64_t t = cpu->clock;
-	uint64_t done = hw_transaction(hw, c, &tmp, from, t);
+	uint64_t done = fabric_transfer(hw, c, from, home, t);
 	uint64_t first = done - t;
 	uint64_t all = first + (uint64_t)(lines - 1) * line_latency(hw, c, from, home) / hw->mlp;
 	if (write) {

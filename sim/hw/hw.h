@@ -73,6 +73,8 @@ struct hw {
 	uint32_t mlp;			/* extra lines of a multi-line access cost 1/mlp */
 	struct hw_llc *llc;		/* [ndies]: each die's last-level cache */
 	struct hw_llc *l1;		/* [ncores]: each core's L1 data cache */
+	void *cache_mem;		/* the tags and ranks of all of them */
+	size_t cache_bytes;
 	uint32_t stream_mlp;		/* misses of a sequential walk overlap this much */
 	void **arena;			/* sharer bitmaps, freed with the hw */
 	int narena;

@@ -1,0 +1,48 @@
+#!/bin/sh
+# speed_compare.sh - two slabsim binaries side by side on the reference
+# hackbench runs of `slabsim bench` (the NEW binary's `bench --runs`): each
+# run alternately with OLD and NEW, REPS times, in one process at a time so
+# that both see the same machine. Prints the median wall time of each, the
+# speed-up and the host nanoseconds per event, and checks that both gave the
+# same JSON but for the wall-clock fields (the model did not change).
+#
+#   tools/speed_compare.sh OLD NEW [REPS]
+#
+# Build OLD from an earlier commit with, for example:
+#   git worktree add /tmp/old COMMIT && make -C /tmp/old slabsim
+set -u
+[ $# -ge 2 ] || { sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+old=$1 new=$2 reps=${3:-3}
+for b in "$old" "$new"; do
+	[ -x "$b" ] || { echo "speed_compare.sh: '$b' is not an executable" >&2; exit 2; }
+done
+cd "$(dirname "$0")/.."
+export SLABSIM_MACHINES="${SLABSIM_MACHINES:-$(pwd)/machines}"
+tmp=$(mktemp -d /tmp/slabsim-speed.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+"$new" bench --runs > "$tmp/runs" || exit 2
+strip() { sed -E '/^[[:space:]]*"(wall_seconds|events_per_second)":/d' "$1"; }
+printf '%-52s %9s %9s %8s %12s %12s\n' run "old s" "new s" speedup "old ns/ev" "new ns/ev"
+status=0
+while read -r line; do
+	eval "set -- $line"
+	for r in $(seq "$reps"); do
+		"$old" run "$@" --quiet --json "$tmp/old.$r.json" > /dev/null || status=1
+		"$new" run "$@" --quiet --json "$tmp/new.$r.json" > /dev/null || status=1
+	done
+	strip "$tmp/old.1.json" > "$tmp/o"
+	strip "$tmp/new.1.json" > "$tmp/n"
+	cmp -s "$tmp/o" "$tmp/n" || { echo "speed_compare.sh: the JSON differs: $line" >&2; status=1; }
+	python3 - "$tmp" "$reps" "$line" <<'PY'
+import json, statistics, sys
+tmp, reps, line = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+def med(which):
+    w = [json.load(open(f"{tmp}/{which}.{r}.json"))["result"] for r in range(1, reps + 1)]
+    s = statistics.median(x["wall_seconds"] for x in w)
+    return s, s * 1e9 / w[0]["events"]
+o, on = med("old")
+n, nn = med("new")
+print(f"{line[:52]:52s} {o:9.2f} {n:9.2f} {o / n:7.2f}x {on:12.0f} {nn:12.0f}")
+PY
+done < "$tmp/runs"
+exit $status
