@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "run_core.h"
 #include "hw/machine.h"
 #include "kernel/kernel.h"
 #include "policies/policy.h"
@@ -90,6 +91,7 @@ int cmd_list(int argc, char **argv)
 	}
 	if (!strcmp(what, "params")) {
 		list_params("kernel", kernel_param_defs);
+		list_params("run", run_param_defs);
 		for (int i = 0; slab_policies[i]; i++) {
 			char o[64];
 			snprintf(o, sizeof(o), "policy %s", slab_policies[i]->name);

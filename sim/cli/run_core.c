@@ -13,6 +13,16 @@ static double now_seconds(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+const struct param_def run_param_defs[] = {
+	{ "sample", PT_ENUM, "off", 0, 0, "off|auto|observe",
+	  "steady-state sampling: off simulates all of the work; auto stops once the rate has "
+	  "settled (MSER-5 warm-up, batch means, drift tests) and extrapolates the rest with a "
+	  "95% CI; observe simulates all and reports where auto would have stopped" },
+	{ "sample_ci", PT_DOUBLE, "0.01", 0.0001, 0.5, NULL,
+	  "sample=auto: the 95% CI half-width, relative to the rate, to stop at" },
+	{ NULL },
+};
+
 /* "name a b c" -> argv (in buf); returns argc. */
 static int split_words(char *buf, char **argv, int max)
 {
@@ -92,13 +102,14 @@ static int assign(struct run *r, const char *a, struct sim_err *err)
 	const char *dot = strrchr(name, '.');
 	if (dot && dot != name && dot[1])
 		return assign_cache_attr(r, name, eq + 1, err);
-	struct param_set *sets[] = { &r->kparams, &r->pparams, &r->wparams };
-	for (int s = 0; s < 3; s++)
+	struct param_set *sets[] = { &r->kparams, &r->pparams, &r->wparams, &r->rparams };
+	for (int s = 0; s < 4; s++)
 		if (params_find(sets[s], name) >= 0)
 			return params_set(sets[s], name, eq + 1, true, err);
 	char names[2048];
-	const struct param_set *const csets[] = { &r->kparams, &r->pparams, &r->wparams };
-	list_names(names, sizeof(names), csets, 3);
+	const struct param_set *const csets[] = { &r->kparams, &r->pparams, &r->wparams,
+						  &r->rparams };
+	list_names(names, sizeof(names), csets, 4);
 	return sim_fail(err, "unknown parameter '%s'; valid names: %s", name, names);
 }
 
@@ -130,6 +141,7 @@ int run_configure(struct run *r, const struct run_config *cfg, struct sim_err *e
 	params_init(&r->kparams, "the kernel", kernel_param_defs);
 	params_init(&r->pparams, r->policy_owner, r->policy->params);
 	params_init(&r->wparams, r->workload_owner, r->wl->params);
+	params_init(&r->rparams, "the run", run_param_defs);
 	/* -w 'hackbench 100 process loops=200': NAME=VALUE words inside the
 	 * workload's command line are parameters like any other */
 	char *words[32];
@@ -174,6 +186,8 @@ int run_execute(struct run *r, struct sim_err *err)
 	if (run_build(r, err) < 0)
 		return -1;
 	r->k.kmem.recording = r->cfg.record;
+	steady_init(&r->k.steady, (enum steady_mode)param_int(&r->rparams, "sample"),
+		    param_double(&r->rparams, "sample_ci"));
 	if (r->wl->start(&r->k, &r->wparams, &r->wstate, err) < 0 ||
 	    kernel_caches_ready(&r->k, err) < 0)
 		return -1;
@@ -183,7 +197,11 @@ int run_execute(struct run *r, struct sim_err *err)
 	r->wl->result(r->wstate, &r->res);
 	struct sim_err e;
 	r->invariants_ok = true;
-	if (!r->res.finished && !r->k.violated) {
+	if (r->eng.fatal) {
+		r->invariants_ok = false;
+		snprintf(r->invariants_msg, sizeof(r->invariants_msg), "the run stopped: %s",
+			 r->eng.fatal);
+	} else if (!r->res.finished && !r->k.violated) {
 		r->invariants_ok = false;
 		snprintf(r->invariants_msg, sizeof(r->invariants_msg),
 			 "the workload did not finish: every task is blocked (%llu of %llu exited)",

@@ -32,6 +32,7 @@ struct run {
 	const struct slab_policy *policy;
 	const struct workload *wl;
 	struct param_set kparams, pparams, wparams;
+	struct param_set rparams;	/* the run's own: sample, sample_ci */
 	char policy_owner[64], workload_owner[64];
 	struct engine eng;
 	struct hw hw;
@@ -44,6 +45,9 @@ struct run {
 	bool invariants_ok;
 	char invariants_msg[1024];
 };
+
+/* The run's own parameters (steady-state sampling). */
+extern const struct param_def run_param_defs[];
 
 /* Resolve names and parameters (no simulation yet). -1: bad input. */
 int run_configure(struct run *r, const struct run_config *cfg, struct sim_err *err);

@@ -25,18 +25,11 @@ int engine_init(struct engine *eng, int ncpus, uint64_t seed)
 		eng->leaves *= 2;
 	eng->cpus = calloc((size_t)ncpus, sizeof(*eng->cpus));
 	eng->resume_at = malloc(2 * (size_t)eng->leaves * sizeof(*eng->resume_at));
-	eng->winner = calloc(2 * (size_t)eng->leaves, sizeof(*eng->winner));
 	eng->rng = gsl_rng_alloc(gsl_rng_mt19937);
-	if (!eng->cpus || !eng->resume_at || !eng->winner || !eng->rng)
+	if (!eng->cpus || !eng->resume_at || !eng->rng || ncpus > (1 << ENGINE_CPU_BITS))
 		return -1;
-	for (int i = 0; i < eng->leaves; i++) {
-		eng->resume_at[eng->leaves + i] = UINT64_MAX;
-		eng->winner[eng->leaves + i] = (uint32_t)i;
-	}
-	for (int n = eng->leaves - 1; n >= 1; n--) {
+	for (int n = 1; n < 2 * eng->leaves; n++)
 		eng->resume_at[n] = UINT64_MAX;
-		eng->winner[n] = eng->winner[2 * n];
-	}
 	gsl_rng_set(eng->rng, seed);
 	eng->ncpus = ncpus;
 	eng->horizon = UINT64_MAX;
@@ -60,7 +53,6 @@ void engine_destroy(struct engine *eng)
 	event_pool_destroy(&eng->pool);
 	free(eng->cpus);
 	free(eng->resume_at);
-	free(eng->winner);
 	if (eng->rng)
 		gsl_rng_free(eng->rng);
 	memset(eng, 0, sizeof(*eng));
@@ -68,36 +60,32 @@ void engine_destroy(struct engine *eng)
 
 /* --- the ready CPUs: a tournament tree --- */
 
-/* Set a CPU's leaf and replay the matches on its path to the root. Each
- * node keeps the winner's key beside its index; the path's own candidate is
- * carried in registers and only the sibling subtrees are read, so no level
- * waits for the store of the level below. Ties go to the left. */
-static inline void set_leaf(struct engine *eng, int cpu, uint64_t t)
+/* Set a CPU's leaf to `key` and replay the matches on its path to the
+ * root: each node holds the smaller key of its two children. Keys hold the
+ * CPU number under the time (ENGINE_KEY), so equal times go to the lower
+ * CPU, the one on the left. */
+static inline void set_leaf(struct engine *eng, int cpu, uint64_t k)
 {
-	uint64_t *key = eng->resume_at;	/* node n: key[n], winner[n] */
-	uint32_t *w = eng->winner;
+	uint64_t *key = eng->resume_at;
 	unsigned int n = (unsigned int)eng->leaves + (unsigned int)cpu;
-	uint64_t k = t;
-	uint32_t who = (uint32_t)cpu;
-	key[n] = t;
+	key[n] = k;
 	while (n > 1) {
-		unsigned int sib = n ^ 1;
-		uint64_t ks = key[sib];
-		uint32_t ws = w[sib];
-		/* take the sibling if smaller, or equal and on the left (n odd) */
-		uint64_t take = (uint64_t)(ks < k) | ((uint64_t)(ks == k) & (n & 1));
-		uint64_t mask = 0 - take;
-		k = (ks & mask) | (k & ~mask);
-		who = (ws & (uint32_t)mask) | (who & ~(uint32_t)mask);
+		uint64_t ks = key[n ^ 1];
+		k = ks < k ? ks : k;
 		n >>= 1;
 		key[n] = k;
-		w[n] = who;
 	}
+}
+
+static inline uint64_t cpu_key(const struct sim_cpu *cpu)
+{
+	return cpu->clock << ENGINE_CPU_BITS | (uint64_t)cpu->id;
 }
 
 static inline uint64_t first_ready_time(const struct engine *eng)
 {
-	return eng->resume_at[1];
+	uint64_t k = eng->resume_at[1];
+	return k == UINT64_MAX ? UINT64_MAX : k >> ENGINE_CPU_BITS;
 }
 
 static inline void update_horizon(struct engine *eng)
@@ -110,16 +98,22 @@ static inline void update_horizon(struct engine *eng)
 static void ready_push(struct engine *eng, struct sim_cpu *cpu)
 {
 	cpu->queued = true;
-	set_leaf(eng, cpu->id, cpu->clock);
+	if (cpu->clock > ENGINE_TIME_MAX) {
+		eng->fatal = "a CPU's clock passed 2^52 cycles, the engine's limit";
+		eng->stop = true;
+		cpu->clock = ENGINE_TIME_MAX;
+	}
+	set_leaf(eng, cpu->id, cpu_key(cpu));
 	if (cpu->clock < eng->horizon)
 		eng->horizon = cpu->clock;
 }
 
 static struct sim_cpu *ready_pop(struct engine *eng)
 {
-	int id = (int)eng->winner[1];
+	uint64_t k = eng->resume_at[1];
+	int id = (int)(k & ((1u << ENGINE_CPU_BITS) - 1));
 	struct sim_cpu *cpu = &eng->cpus[id];
-	eng->now = eng->resume_at[1];
+	eng->now = k >> ENGINE_CPU_BITS;
 	set_leaf(eng, id, UINT64_MAX);
 	cpu->queued = false;
 	eng->events++;

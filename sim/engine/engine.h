@@ -27,6 +27,12 @@
 
 struct engine;
 
+/* A tree key: a resume time above the bits of a CPU number, so that one
+ * unsigned compare orders by time and then by CPU. Times must stay below
+ * 2^52 cycles (about two weeks of simulated time at 4 GHz). */
+#define ENGINE_CPU_BITS 12		/* machine.c allows up to 4096 CPUs */
+#define ENGINE_TIME_MAX ((1ull << (64 - ENGINE_CPU_BITS)) - 1)
+
 struct sim_cpu {
 	uint64_t clock;		/* this CPU's simulated time, in cycles */
 	int id;
@@ -48,9 +54,10 @@ struct sim_cpu {
 
 struct engine {
 	struct event_queue q;		/* timers */
-	uint64_t *resume_at;		/* tournament tree: node keys (leaves: the
-					 * CPUs' resume times, UINT64_MAX if not queued) */
-	uint32_t *winner;		/* tree nodes: the winning CPU */
+	uint64_t *resume_at;		/* tournament tree: node keys, each a resume
+					 * time and the CPU that resumes then packed
+					 * into one word (ENGINE_KEY), UINT64_MAX if
+					 * none; leaves are the CPUs */
 	int leaves;			/* a power of two >= ncpus */
 	uint64_t horizon;		/* earliest queued CPU or timer */
 	struct event_pool pool;
@@ -62,6 +69,7 @@ struct engine {
 	uint64_t events;	/* events dispatched */
 	uint64_t yields;	/* cpu_sync calls that had to yield */
 	bool stop;
+	const char *fatal;	/* why the run had to stop (an engine limit), or NULL */
 	gsl_rng *rng;		/* the run's one generator (mt19937, seeded) */
 	struct profile prof;
 	int sym_idle;

@@ -152,6 +152,7 @@ void kernel_destroy(struct kernel *k)
 	free(k->skb);
 	kmem_stat_destroy(&k->kmem);
 	page_alloc_destroy(&k->pa);
+	steady_destroy(&k->steady);
 }
 
 void kernel_mark(struct kernel *k, bool start)

@@ -9,6 +9,7 @@
 
 #include "engine/engine.h"
 #include "engine/params.h"
+#include "engine/steady.h"
 #include "hw/hw.h"
 #include "hw/machine.h"
 #include "hw/spinlock.h"
@@ -66,6 +67,7 @@ struct kernel {
 		uint64_t busy[2], slab[2], spin[2];
 		uint64_t cycles[2][PROFILE_MAX_SYMS];
 	} win;
+	struct steady steady;		/* sample=: the workload reports its units here */
 	int works_running;		/* delayed works in flight (they may yield) */
 	bool violated;			/* an invariant failed */
 	char violation[1024];

@@ -10,9 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/hostmem.h"
 #include "kernel.h"
 
-#define PA_CHUNK_SHIFT 12	/* struct pages per mem_map chunk: 4096 */
+#define PA_CHUNK_SHIFT 13	/* struct pages per mem_map chunk: 8192, 2 MB */
 #define PA_CHUNK (1ul << PA_CHUNK_SHIFT)
 
 struct page *pfn_to_page(const struct page_alloc *pa, uint64_t pfn)
@@ -30,7 +31,7 @@ static void memmap_init(struct page_alloc *pa, uint64_t pfn, uint64_t n, int nid
 	for (uint64_t p = pfn; p < pfn + n; p++) {
 		uint64_t c = p >> PA_CHUNK_SHIFT;
 		if (!pa->chunks[c]) {
-			struct page *chunk = calloc(PA_CHUNK, sizeof(*chunk));
+			struct page *chunk = hostmem_alloc(PA_CHUNK * sizeof(*chunk));
 			if (!chunk)
 				abort();	/* out of host memory */
 			for (uint64_t i = 0; i < PA_CHUNK; i++) {
@@ -57,7 +58,7 @@ int page_alloc_init(struct page_alloc *pa, struct kernel *k, uint64_t pages_per_
 	pa->total_pages = pages_per_node * (uint64_t)pa->nodes;
 	pa->nchunks = (pa->total_pages + PA_CHUNK - 1) >> PA_CHUNK_SHIFT;
 	pa->chunks = calloc(pa->nchunks, sizeof(*pa->chunks));
-	pa->block_order = calloc(pa->total_pages, 1);
+	pa->block_order = hostmem_alloc(pa->total_pages);
 	pa->zones = calloc((size_t)pa->nodes, sizeof(*pa->zones));
 	if (!pa->chunks || !pa->block_order || !pa->zones)
 		return sim_fail(err, "out of memory for the page allocator");
@@ -116,10 +117,10 @@ void page_alloc_destroy(struct page_alloc *pa)
 			free(pa->chunks[c][i].obj);
 			free(pa->chunks[c][i].cl);
 		}
-		free(pa->chunks[c]);
+		hostmem_free(pa->chunks[c], PA_CHUNK * sizeof(struct page));
 	}
 	free(pa->chunks);
-	free(pa->block_order);
+	hostmem_free(pa->block_order, pa->total_pages);
 	for (int n = 0; n < pa->nodes; n++)
 		free(pa->zones[n].pcp);
 	free(pa->zones);

@@ -45,6 +45,7 @@ struct slab_obj {
 };
 
 struct page {
+	/* host line 0: what every object access and free reads */
 	uint32_t flags;
 	int16_t nid;
 	int8_t order;			/* buddy order, or compound order of a head */
@@ -54,21 +55,23 @@ struct page {
 	uint16_t objects;		/* objects in this slab */
 	uint16_t obj_cap;		/* size of obj[] */
 	struct kmem_cache *slab;	/* the cache that owns this slab */
-	struct page *first_page;	/* compound tail: its head */
 	struct slab_obj *obj;		/* the slab's objects */
 	hw_objline *cl;			/* each 64-byte line of the slab: its last user */
-	uint32_t cl_cap;		/* size of cl[] */
-	struct list_head lru;		/* buddy/pcp lists, or the slab lists */
-	struct hw_line line;		/* the struct page cache line */
-	struct hw_lock lock;		/* PG_locked as a bit spinlock (slab_lock) */
+	uint64_t pfn;
 	void *priv;			/* policy's own per-slab data */
 	uint32_t cmpxchg_seq;		/* SLUB 3.1: bumped by each cmpxchg_double_slab */
 	int32_t slab_idx;		/* SLQB: index in its cache's slab table */
+	/* host lines 1 and 2: the modelled struct page line and slab_lock */
+	struct hw_line line;		/* the struct page cache line */
+	struct hw_lock lock;		/* PG_locked as a bit spinlock (slab_lock) */
+	/* host line 3: lists and the rest */
+	struct list_head lru;		/* buddy/pcp lists, or the slab lists */
+	struct page *first_page;	/* compound tail: its head */
+	struct page *next;		/* SLUB 3.2: the next slab on a CPU's partial list */
+	uint32_t cl_cap;		/* size of cl[] */
 	int16_t pages, pobjects;	/* SLUB 3.2: a CPU's partial slabs from here on */
 	uint16_t large_site, large_cpu;	/* kmalloc_large head: perf kmem's call site, CPU */
-	struct page *next;		/* SLUB 3.2: the next slab on a CPU's partial list */
-	uint64_t pfn;
-};
+} __attribute__((aligned(64)));	/* mem_map is 64-byte aligned: 4 host lines each */
 
 struct per_cpu_pages {
 	int count;		/* pages on the list */

@@ -7,6 +7,42 @@
 #include <string.h>
 #include <unistd.h>
 
+/* result.sample: what a sampled run simulated and what it extrapolated. */
+static cJSON *sample_json(const struct steady_outcome *o)
+{
+	static const char *const modes[] = { "off", "auto", "observe" };
+	cJSON *s = cJSON_CreateObject();
+	cJSON_AddStringToObject(s, "mode", modes[o->mode]);
+	cJSON_AddStringToObject(s, "method", "MSER-5 warm-up truncation; batch means (20 "
+				"batches), Student t 95% CI; drift tests: slope, Welch step between "
+				"halves, lag-1 autocorrelation");
+	cJSON_AddBoolToObject(s, "supported", o->planned);
+	cJSON_AddBoolToObject(s, "settled", o->settled);
+	cJSON_AddBoolToObject(s, "extrapolated", o->extrapolated);
+	cJSON_AddStringToObject(s, "unit", o->planned ? o->unit : "");
+	cJSON_AddNumberToObject(s, "units", (double)o->units);
+	cJSON_AddNumberToObject(s, "units_simulated", (double)o->units_done);
+	cJSON_AddNumberToObject(s, "simulated_fraction", o->simulated_fraction);
+	cJSON_AddNumberToObject(s, "warmup_units", (double)o->warmup_units);
+	cJSON_AddNumberToObject(s, "batches", o->batches);
+	cJSON_AddNumberToObject(s, "measured_seconds", o->measured_seconds);
+	cJSON_AddNumberToObject(s, "ci_seconds", o->ci_seconds);
+	if (o->mode == STEADY_OBSERVE && o->settled) {
+		cJSON_AddNumberToObject(s, "auto_fraction", o->would_fraction);
+		cJSON_AddNumberToObject(s, "auto_seconds", o->would_seconds);
+		cJSON_AddNumberToObject(s, "auto_ci_seconds", o->would_ci_seconds);
+	}
+	if (!o->settled)
+		cJSON_AddStringToObject(s, "not_settled", o->why ? o->why : "");
+	if (o->series) {	/* observe: the rate over the run */
+		cJSON_AddNumberToObject(s, "series_units", (double)o->series_units);
+		cJSON *a = cJSON_AddArrayToObject(s, "series_cycles");
+		for (int i = 0; i < o->nseries; i++)
+			cJSON_AddItemToArray(a, cJSON_CreateNumber(o->series[i]));
+	}
+	return s;
+}
+
 static cJSON *params_json(const struct param_set *ps)
 {
 	cJSON *o = cJSON_CreateObject();
@@ -119,6 +155,8 @@ cJSON *report_json(const struct run *r)
 	if (r->res.extra)
 		for (cJSON *x = r->res.extra->child; x; x = x->next)
 			cJSON_AddItemToObject(res, x->string, cJSON_Duplicate(x, 1));
+	if (r->res.sample.mode != STEADY_OFF)
+		cJSON_AddItemToObject(res, "sample", sample_json(&r->res.sample));
 	cJSON *cpu = cJSON_AddObjectToObject(root, "cpu");
 	cJSON_AddNumberToObject(cpu, "busy", w.busy);
 	cJSON_AddNumberToObject(cpu, "slab", w.slab);

@@ -117,6 +117,33 @@ static void print_profile(FILE *out, const struct run *r, const struct run_windo
 	}
 }
 
+/* What sample= did: how much was simulated, what was extrapolated. */
+static void print_sample(FILE *out, const struct steady_outcome *o)
+{
+	if (o->mode == STEADY_OFF)
+		return;
+	const char *mode = o->mode == STEADY_AUTO ? "auto" : "observe";
+	if (!o->planned) {
+		fprintf(out, "Sampling (sample=%s): this workload reports no units of work; "
+			"simulated in full\n", mode);
+	} else if (o->extrapolated) {
+		fprintf(out, "Sampling (sample=auto): settled after a warm-up of %llu %s; simulated "
+			"%llu of %llu %s (%.1f%%, %.3f s), the rest extrapolated at the rate of %d "
+			"batch means (95%% CI +-%.3f s)\n", (unsigned long long)o->warmup_units,
+			o->unit, (unsigned long long)o->units_done, (unsigned long long)o->units,
+			o->unit, 100 * o->simulated_fraction, o->measured_seconds, o->batches,
+			o->ci_seconds);
+	} else if (o->mode == STEADY_OBSERVE && o->settled) {
+		fprintf(out, "Sampling (sample=observe): simulated in full; auto would have stopped "
+			"at %.1f%% of the %s (warm-up %llu) and said %.3f s (95%% CI +-%.3f s)\n",
+			100 * o->would_fraction, o->unit, (unsigned long long)o->warmup_units,
+			o->would_seconds, o->would_ci_seconds);
+	} else {
+		fprintf(out, "Sampling (sample=%s): did not settle (%s); simulated in full\n", mode,
+			o->why ? o->why : "");
+	}
+}
+
 void report_text(FILE *out, const struct run *r, int profile_rows)
 {
 	struct run_window w;
@@ -135,6 +162,7 @@ void report_text(FILE *out, const struct run *r, int profile_rows)
 		r->wall_seconds > 0 ? total / r->wall_seconds : 0,
 		(unsigned long long)r->eng.events,
 		r->wall_seconds > 0 ? (double)r->eng.events / r->wall_seconds / 1e6 : 0);
+	print_sample(out, &r->res.sample);
 	fprintf(out, "CPU time in the measured window: busy %.1f%%, slab allocator %.1f%%, "
 		"spinning on locks %.1f%%\n", 100 * w.busy, 100 * w.slab, 100 * w.spin);
 	print_caches(out, r);

@@ -3,7 +3,13 @@
  * AF_UNIX stream socketpair, and every sender of its group writes LOOPS
  * 100-byte messages to each of the group's 20 receivers. Every child reports
  * ready and waits; the parent starts the clock, wakes them all, and stops it
- * once every child has exited and been reaped. Prints `Time: S.MS`. */
+ * once every child has exited and been reaped. Prints `Time: S.MS`.
+ *
+ * With sample=auto its units of work are the messages read: once their rate
+ * has settled (engine/steady.h), the senders stop after the message they are
+ * on, the last sender of a group shuts the group's sockets down, the
+ * receivers read what is left, and the time of the messages not sent is
+ * extrapolated at the settled rate. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +50,9 @@ struct hackbench {
 	uint64_t read_bytes;
 	uint64_t half_bytes;	/* half of all bytes: the steady second half starts */
 	uint64_t half;		/* when the receivers had read half */
+	bool wind_down;		/* sampled: the rate has settled, send no more */
+	uint64_t sent_bytes, messages_read;
+	int *senders_left;	/* per group: senders still sending */
 };
 
 /* ready(): tell the parent, then poll the wake fd until started. */
@@ -70,13 +79,19 @@ static void hb_sender(struct task *t, void *arg)
 	struct hackbench *hb = c->hb;
 	hb_ready(t, hb);
 	int base = c->group * hb->fds;
-	for (int i = 0; i < hb->loops; i++)
-		for (int j = 0; j < hb->fds; j++) {
+	for (int i = 0; i < hb->loops && !hb->wind_down; i++)
+		for (int j = 0; j < hb->fds && !hb->wind_down; j++) {
 			long done = 0;
 			while (done < hb->datasize)
 				done += sys_write_unix(t, &hb->socks[2 * (base + j) + 1],
 						       (size_t)(hb->datasize - done));
+			hb->sent_bytes += (uint64_t)done;
 		}
+	/* the last of the group to stop early tells its receivers that no
+	 * more will come (their sockets' writers are all closed) */
+	if (--hb->senders_left[c->group] == 0 && hb->wind_down)
+		for (int j = 0; j < hb->fds; j++)
+			unix_shutdown_peer(t, &hb->socks[2 * (base + j) + 1]);
 }
 
 static void hb_receiver(struct task *t, void *arg)
@@ -90,11 +105,16 @@ static void hb_receiver(struct task *t, void *arg)
 		long done = 0;
 		while (done < hb->datasize) {
 			long r = sys_read_unix(t, in, (size_t)(hb->datasize - done));
+			if (r == 0)	/* sampled: the senders stopped, all is read */
+				return;
 			done += r;
 			hb->read_bytes += (uint64_t)r;
 			if (!hb->half && hb->read_bytes >= hb->half_bytes)
 				hb->half = task_cpu(t)->clock;
 		}
+		hb->messages_read++;
+		if (steady_note(&t->k->steady, 1, task_cpu(t)->clock))
+			hb->wind_down = true;
 	}
 }
 
@@ -128,6 +148,7 @@ static void hb_parent(struct task *t, void *arg)
 	}
 	finish_wait(t, &hb->ready_wait);
 	hb->start = task_cpu(t)->clock;	/* gettimeofday(&start) */
+	steady_start(&k->steady, hb->start);
 	kernel_mark(k, true);
 	hw_write(k->hw, task_cpu(t), &hb->ready_line);
 	hb->started = true;
@@ -181,12 +202,17 @@ static int hb_start(struct kernel *k, const struct param_set *ps, void **state,
 	hb->half_bytes = (uint64_t)channels * hb->fds * hb->loops * hb->datasize / 2;
 	hb->socks = calloc((size_t)channels * 2, sizeof(*hb->socks));
 	hb->child = calloc((size_t)channels * 2, sizeof(*hb->child));
-	if (!hb->socks || !hb->child) {
+	hb->senders_left = calloc((size_t)hb->groups, sizeof(*hb->senders_left));
+	if (!hb->socks || !hb->child || !hb->senders_left ||
+	    steady_plan(&k->steady, (uint64_t)channels * hb->fds * hb->loops, "messages") < 0) {
 		free(hb->socks);
 		free(hb->child);
+		free(hb->senders_left);
 		free(hb);
 		return sim_fail(err, "out of memory for %d hackbench channels", channels);
 	}
+	for (int g = 0; g < hb->groups; g++)
+		hb->senders_left[g] = hb->fds;
 	unix_classes_init(k, &hb->uc);
 	for (int c = 0; c < channels; c++)
 		unix_socketpair(k, &hb->uc, &hb->socks[2 * c], &hb->socks[2 * c + 1], 0);
@@ -205,10 +231,15 @@ static void hb_result(void *state, struct workload_result *r)
 	struct hackbench *hb = state;
 	r->finished = hb->done;
 	double hz = hb->k->m->ghz * 1e9;
-	r->sim_seconds = hb->done ? (double)(hb->stop - hb->start) / hz : 0;
+	double cycles = hb->done ? (double)(hb->stop - hb->start) : 0;
+	r->sim_seconds = steady_outcome(&hb->k->steady, hb->messages_read, cycles, hz, &r->sample);
 	uint64_t ms = (uint64_t)(r->sim_seconds * 1000.0 + 0.5);
 	snprintf(r->line, sizeof(r->line), "Time: %llu.%03llu", (unsigned long long)(ms / 1000),
 		 (unsigned long long)(ms % 1000));
+	if (r->sample.extrapolated)
+		snprintf(r->line + strlen(r->line), sizeof(r->line) - strlen(r->line),
+			 " (extrapolated from %.1f%% of the messages, 95%% CI +-%.3f s)",
+			 100 * r->sample.simulated_fraction, r->sample.ci_seconds);
 	r->extra = cJSON_CreateObject();
 	double msgs = (double)hb->groups * hb->fds * hb->fds * hb->loops;
 	cJSON_AddNumberToObject(r->extra, "messages", msgs);
@@ -216,7 +247,7 @@ static void hb_result(void *state, struct workload_result *r)
 	if (r->sim_seconds > 0)
 		cJSON_AddNumberToObject(r->extra, "messages_per_second", msgs / r->sim_seconds);
 	/* the second half of the messages, past the start-up (queues filling) */
-	if (hb->done && hb->half > hb->start && hb->stop > hb->half)
+	if (hb->done && !hb->wind_down && hb->half > hb->start && hb->stop > hb->half)
 		cJSON_AddNumberToObject(r->extra, "second_half_seconds",
 					(double)(hb->stop - hb->half) / hz);
 }
@@ -225,6 +256,8 @@ static int hb_check(void *state, struct sim_err *err)
 {
 	struct hackbench *hb = state;
 	uint64_t want = (uint64_t)hb->groups * hb->fds * hb->fds * hb->loops * hb->datasize;
+	if (hb->wind_down)	/* sampled: the senders stopped early */
+		want = hb->sent_bytes;
 	if (hb->done && hb->read_bytes != want)
 		return sim_fail(err, "hackbench: receivers read %llu bytes, senders wrote %llu",
 				(unsigned long long)hb->read_bytes, (unsigned long long)want);
@@ -244,6 +277,7 @@ static void hb_destroy(void *state)
 		unix_sock_free(&hb->socks[i]);
 	free(hb->socks);
 	free(hb->child);
+	free(hb->senders_left);
 	free(hb);
 }
 

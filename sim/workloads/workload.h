@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "engine/params.h"
+#include "engine/steady.h"
 #include "kernel/kernel.h"
 
 struct workload_result {
@@ -17,6 +18,7 @@ struct workload_result {
 	double sim_seconds;	/* the time it measures itself */
 	char line[128];		/* its own report line, e.g. "Time: 17.512" */
 	cJSON *extra;		/* workload-specific JSON fields (owned by the caller) */
+	struct steady_outcome sample;	/* sample=: what was simulated, what extrapolated */
 };
 
 struct workload {

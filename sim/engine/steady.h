@@ -1,0 +1,127 @@
+/* steady.h - steady-state sampling: when a run's rate of work has settled,
+ * stop simulating and extrapolate the rest, with a confidence interval.
+ *
+ * A workload reports its units of work as they complete (hackbench: each
+ * message read). Every `batch_units` units close one observation: the
+ * simulated cycles those units took. From time to time the series is
+ * judged:
+ *
+ *  - warm-up: the MSER-5 rule (White 1997; White, Cobb & Spratt 2000)
+ *    truncates the start-up transient: over means of 5 observations, the
+ *    truncation d that minimises the squared standard error of the rest,
+ *    sum (z_j - mean)^2 / (m - d)^2, searched over the first half; a
+ *    minimum at the end of that half means the transient is not over;
+ *  - batch means: what follows the warm-up, in STEADY_BATCHES batches; the
+ *    95% CI of the cycles per unit is the Student t interval of their mean;
+ *  - drift: the batch means must show no trend (the least-squares slope
+ *    within its own 95% interval of zero), no step between the first and
+ *    the second half (Welch's t-test at 5%), and no lag-1 autocorrelation
+ *    beyond what 95% of independent batches show.
+ *
+ * The run settles when the CI's half-width is within `ci` of the mean and
+ * every drift test passes, with at least STEADY_MIN_FRACTION of the run's
+ * units after the warm-up. A run whose rate changes (a lock collapse that
+ * comes and goes) fails them and goes on simulating, up to its full size. */
+#ifndef SIM_STEADY_H
+#define SIM_STEADY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define STEADY_OBSERVATIONS 1000	/* observations over a whole run */
+#define STEADY_BATCHES 20		/* batch means after the warm-up */
+#define STEADY_MIN_FRACTION 0.10	/* of the units, after the warm-up */
+#define STEADY_JUDGE_EVERY 10		/* observations between two judgements */
+
+enum steady_mode {
+	STEADY_OFF,		/* simulate everything, record nothing */
+	STEADY_AUTO,		/* stop once settled and extrapolate */
+	STEADY_OBSERVE,		/* simulate everything, and say where auto would
+				 * have stopped and what it would have said */
+};
+
+struct steady_verdict {
+	bool settled;
+	uint64_t units;		/* units done when judged */
+	uint64_t time;		/* cycles of the run then (since its start) */
+	int warmup_obs;		/* observations the warm-up took */
+	int batches, batch_obs;	/* batches and observations per batch */
+	double per_unit;	/* mean cycles per unit after the warm-up */
+	double half_width;	/* 95% CI half-width of per_unit */
+	double slope_t, step_t, lag1;	/* the drift tests' statistics */
+	const char *why;	/* what kept it from settling */
+};
+
+/* What a sampled run says about itself (the JSON's result.sample). */
+struct steady_outcome {
+	enum steady_mode mode;
+	bool planned;			/* the workload reported its units */
+	const char *unit;		/* what they are ("messages") */
+	bool settled;			/* the rate settled (auto: and it stopped) */
+	bool extrapolated;		/* the figure includes units not simulated */
+	uint64_t units, units_done;	/* of the whole run; simulated */
+	uint64_t warmup_units;		/* the warm-up MSER-5 cut */
+	int batches, batch_obs;
+	double simulated_fraction;	/* units_done / units */
+	double measured_seconds;	/* what was simulated */
+	double seconds, ci_seconds;	/* the figure and its 95% CI half-width */
+	/* observe: where auto would have stopped, and what it would have said */
+	double would_fraction, would_seconds, would_ci_seconds;
+	const char *why;		/* why it did not settle */
+	const double *series;		/* observe: seconds per observation */
+	int nseries;
+	uint64_t series_units;		/* units per observation */
+};
+
+struct steady {
+	enum steady_mode mode;
+	double ci;			/* target relative half-width */
+	uint64_t total_units;		/* units of the whole run (0: not planned) */
+	const char *unit;		/* what a unit is ("messages") */
+	uint64_t batch_units;		/* units per observation */
+	uint64_t start;			/* cycle count at unit 0 */
+	uint64_t units;			/* units done */
+	uint64_t next_at;		/* the observation open closes at this unit */
+	uint64_t last;			/* cycles when the last one closed */
+	double *obs;			/* cycles of each closed observation */
+	int nobs, cap;
+	struct steady_verdict verdict;	/* the latest judgement */
+	struct steady_verdict stop;	/* the one that settled (observe: would have) */
+	bool settled;			/* auto: stop now */
+};
+
+/* Sampling as the run asks for it (mode off: nothing happens). */
+void steady_init(struct steady *s, enum steady_mode mode, double ci);
+void steady_destroy(struct steady *s);
+
+/* The workload's units of work: `total_units` in the whole run, each named
+ * `unit` ("messages"). Only a workload that calls this is sampled. */
+int steady_plan(struct steady *s, uint64_t total_units, const char *unit);
+
+/* Unit 0 starts at cycle `now` (the workload's clock starts). */
+void steady_start(struct steady *s, uint64_t now);
+
+void steady_close(struct steady *s, uint64_t now);
+
+/* `n` more units are done at cycle `now`. Returns true once the run has
+ * settled and mode is auto: the workload should stop starting new work. */
+static inline bool steady_note(struct steady *s, uint64_t n, uint64_t now)
+{
+	if (!s->total_units)
+		return false;
+	s->units += n;
+	if (s->units >= s->next_at)
+		steady_close(s, now);
+	return s->settled;
+}
+
+/* Judge the series as it stands (steady_note does, every few observations). */
+void steady_judge(struct steady *s, struct steady_verdict *v);
+
+/* The run simulated `done` units in `cycles` (at `hz`): its figure for the
+ * whole run, extrapolated at the settled rate if it stopped early, and what
+ * the JSON and the text say about it. Returns the figure in seconds. */
+double steady_outcome(const struct steady *s, uint64_t done, double cycles, double hz,
+		      struct steady_outcome *out);
+
+#endif
