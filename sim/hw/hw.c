@@ -22,20 +22,10 @@ int hw_init(struct hw *hw, struct engine *eng, const struct machine *m, struct s
 	hw->home = calloc((size_t)m->nodes, sizeof(*hw->home));
 	hw->waiter = calloc((size_t)m->ncpus, sizeof(*hw->waiter));
 	hw->scratch = calloc((size_t)m->ncpus, sizeof(*hw->scratch));
-	/* every die's cache and every core's L1 in one huge-page arena */
 	hw->llc = calloc((size_t)m->ndies, sizeof(*hw->llc));
 	hw->l1 = calloc((size_t)m->ncores, sizeof(*hw->l1));
-	size_t llc_bytes_each = llc_bytes(m->llc_kb, m->llc_ways);
-	size_t l1_bytes_each = llc_bytes(m->l1_kb, m->l1_ways);
-	hw->cache_bytes = llc_bytes_each * (size_t)m->ndies + l1_bytes_each * (size_t)m->ncores;
-	hw->cache_mem = hostmem_alloc(hw->cache_bytes);
-	if (!hw->llc || !hw->l1 || !hw->cache_mem)
+	if (!hw->llc || !hw->l1 || hw_caches_layout(hw, UINT64_MAX) < 0)
 		return sim_fail(err, "out of memory for the caches");
-	char *mem = hw->cache_mem;
-	for (int d = 0; d < m->ndies; d++, mem += llc_bytes_each)
-		llc_init(&hw->llc[d], m->llc_kb, m->llc_ways, mem);
-	for (int c = 0; c < m->ncores; c++, mem += l1_bytes_each)
-		llc_init(&hw->l1[c], m->l1_kb, m->l1_ways, mem);
 	if (!hw->bus || !hw->link || !hw->hub || !hw->home || !hw->waiter || !hw->scratch)
 		return sim_fail(err, "out of memory");
 	for (int i = 0; i < m->ncpus; i++)
@@ -52,6 +42,27 @@ int hw_init(struct hw *hw, struct engine *eng, const struct machine *m, struct s
 		hw->mlp = 1;
 	if (hw->stream_mlp < 1)
 		hw->stream_mlp = 1;
+	return 0;
+}
+
+int hw_caches_layout(struct hw *hw, uint64_t mem_lines)
+{
+	const struct machine *m = hw->m;
+	bool llc_narrow = llc_can_narrow(m->llc_kb, m->llc_ways, mem_lines);
+	bool l1_narrow = llc_can_narrow(m->l1_kb, m->l1_ways, mem_lines);
+	size_t llc_each = llc_bytes(m->llc_kb, m->llc_ways, llc_narrow);
+	size_t l1_each = llc_bytes(m->l1_kb, m->l1_ways, l1_narrow);
+	hostmem_free(hw->cache_mem, hw->cache_bytes);
+	/* every die's cache and every core's L1 in one huge-page arena */
+	hw->cache_bytes = llc_each * (size_t)m->ndies + l1_each * (size_t)m->ncores;
+	hw->cache_mem = hostmem_alloc(hw->cache_bytes);
+	if (!hw->cache_mem)
+		return -1;
+	char *mem = hw->cache_mem;
+	for (int d = 0; d < m->ndies; d++, mem += llc_each)
+		llc_init(&hw->llc[d], m->llc_kb, m->llc_ways, llc_narrow, mem);
+	for (int c = 0; c < m->ncores; c++, mem += l1_each)
+		llc_init(&hw->l1[c], m->l1_kb, m->l1_ways, l1_narrow, mem);
 	return 0;
 }
 

@@ -85,6 +85,12 @@ struct hw {
 int hw_init(struct hw *hw, struct engine *eng, const struct machine *m, struct sim_err *err);
 void hw_destroy(struct hw *hw);
 
+/* Lay the caches out afresh (empty) for a memory of `mem_lines` 64-byte
+ * lines: 16-bit tags where they tell every line apart (llc.h). hw_init
+ * lays them out for any memory; the kernel calls this once it knows its
+ * own, before any access. -1 if the host has no memory for them. */
+int hw_caches_layout(struct hw *hw, uint64_t mem_lines);
+
 /* A line homed on `node`, cached nowhere yet. */
 void hw_line_init(struct hw *hw, struct hw_line *l, int node);
 

@@ -15,84 +15,131 @@ static void llc_shape(struct hw_llc *c, uint32_t kb, uint32_t ways)
 	c->nsets = (uint32_t)((uint64_t)kb * 1024 / 64 / ways);
 	if (c->nsets && !(c->nsets & (c->nsets - 1)))
 		c->set_mask = c->nsets - 1;
+	while (c->set_mask >> c->set_bits)
+		c->set_bits++;
 }
 
-size_t llc_bytes(uint32_t kb, uint32_t ways)
+bool llc_can_narrow(uint32_t kb, uint32_t ways, uint64_t mem_lines)
 {
 	struct hw_llc c;
 	llc_shape(&c, kb, ways);
-	return (size_t)c.nsets * c.lanes * sizeof(*c.tag);	/* whole 64-byte lines */
+	/* the line numbers' low 32 bits are their offsets in the direct map,
+	 * whose first line is 2^32-aligned; each set's lines differ above
+	 * set_bits, in at most 16 bits */
+	return c.set_mask && mem_lines <= (1ull << 32) && mem_lines > 0 &&
+	       ((mem_lines - 1) >> c.set_bits) < (1ull << 16);
 }
 
-void llc_init(struct hw_llc *c, uint32_t kb, uint32_t ways, void *mem)
+static size_t llc_tag_bytes(const struct hw_llc *c, bool narrow)
+{
+	return (size_t)c->nsets * c->lanes * (narrow ? 2u : 4u);	/* whole 32-byte pieces */
+}
+
+size_t llc_bytes(uint32_t kb, uint32_t ways, bool narrow)
+{
+	struct hw_llc c;
+	llc_shape(&c, kb, ways);
+	return (llc_tag_bytes(&c, narrow) + c.nsets + 63) / 64 * 64;
+}
+
+void llc_init(struct hw_llc *c, uint32_t kb, uint32_t ways, bool narrow, void *mem)
 {
 	llc_shape(c, kb, ways);
+	c->narrow = narrow;
 	c->tag = mem;
+	c->fill = (uint8_t *)mem + llc_tag_bytes(c, narrow);
 }
 
-/* The lane of set `t` that holds `key` among its filled lanes, or -1 with
- * *filled set to the number of filled lanes. */
-static inline int llc_find(const struct hw_llc *c, const uint32_t *t, uint32_t key,
-			   uint32_t *filled)
+/* Bit i set: lane i of the 16 tags at `t` equals the key. */
+static inline uint32_t eq16_wide(const uint32_t *t, uint32_t key)
 {
 #ifdef __SSE2__
-	__m128i k = _mm_set1_epi32((int)key), zero = _mm_setzero_si128();
-	for (uint32_t base = 0; base < c->lanes; base += LLC_CHUNK) {
-		const __m128i *v = (const __m128i *)(t + base);
-		__m128i v0 = _mm_load_si128(v), v1 = _mm_load_si128(v + 1);
-		__m128i v2 = _mm_load_si128(v + 2), v3 = _mm_load_si128(v + 3);
-		uint32_t eq = (uint32_t)_mm_movemask_epi8(_mm_packs_epi16(
-			_mm_packs_epi32(_mm_cmpeq_epi32(v0, k), _mm_cmpeq_epi32(v1, k)),
-			_mm_packs_epi32(_mm_cmpeq_epi32(v2, k), _mm_cmpeq_epi32(v3, k))));
-		uint32_t empty = (uint32_t)_mm_movemask_epi8(_mm_packs_epi16(
-			_mm_packs_epi32(_mm_cmpeq_epi32(v0, zero), _mm_cmpeq_epi32(v1, zero)),
-			_mm_packs_epi32(_mm_cmpeq_epi32(v2, zero), _mm_cmpeq_epi32(v3, zero))));
-		/* lanes before the first empty one are the filled ones */
-		uint32_t before = empty ? (empty & -empty) - 1 : 0xffffu;
-		if (eq & before)
-			return (int)(base + (uint32_t)__builtin_ctz(eq & before));
-		if (empty) {
-			*filled = base + (uint32_t)__builtin_ctz(empty);
-			return -1;
-		}
-	}
-	*filled = c->lanes;
-	return -1;
+	const __m128i *v = (const __m128i *)t;
+	__m128i k = _mm_set1_epi32((int)key);
+	return (uint32_t)_mm_movemask_epi8(_mm_packs_epi16(
+		_mm_packs_epi32(_mm_cmpeq_epi32(_mm_load_si128(v), k),
+				_mm_cmpeq_epi32(_mm_load_si128(v + 1), k)),
+		_mm_packs_epi32(_mm_cmpeq_epi32(_mm_load_si128(v + 2), k),
+				_mm_cmpeq_epi32(_mm_load_si128(v + 3), k))));
 #else
-	uint32_t i = 0;
-	for (; i < c->ways && t[i]; i++)
-		if (t[i] == key)
-			return (int)i;
-	*filled = i;
-	return -1;
+	uint32_t m = 0;
+	for (int i = 0; i < 16; i++)
+		m |= (uint32_t)(t[i] == key) << i;
+	return m;
 #endif
 }
 
-/* Put `key` in lane 0, moving lanes 0..n-1 one lane on (the one in lane n
- * is dropped or was `key`). */
-static inline void llc_to_front(uint32_t *t, uint32_t n, uint32_t key)
+static inline uint32_t eq16_narrow(const uint16_t *t, uint16_t key)
 {
-	memmove(t + 1, t, (size_t)n * sizeof(*t));
-	t[0] = key;
+#ifdef __SSE2__
+	const __m128i *v = (const __m128i *)t;
+	__m128i k = _mm_set1_epi16((short)key);
+	return (uint32_t)_mm_movemask_epi8(_mm_packs_epi16(_mm_cmpeq_epi16(_mm_load_si128(v), k),
+							   _mm_cmpeq_epi16(_mm_load_si128(v + 1), k)));
+#else
+	uint32_t m = 0;
+	for (int i = 0; i < 16; i++)
+		m |= (uint32_t)(t[i] == key) << i;
+	return m;
+#endif
+}
+
+/* The tag of `line` as stored. */
+static inline uint32_t llc_key(const struct hw_llc *c, uint64_t line)
+{
+	return c->narrow ? (uint32_t)line >> c->set_bits : (uint32_t)line;
+}
+
+/* The lane of set `s` that holds `key` among its `filled` lanes, or -1. */
+static inline int llc_find(const struct hw_llc *c, uint64_t s, uint32_t key, uint32_t filled)
+{
+	for (uint32_t base = 0; base < filled; base += LLC_CHUNK) {
+		uint32_t eq = c->narrow
+			? eq16_narrow((const uint16_t *)c->tag + s * c->lanes + base, (uint16_t)key)
+			: eq16_wide((const uint32_t *)c->tag + s * c->lanes + base, key);
+		uint32_t n = filled - base;
+		if (n < LLC_CHUNK)
+			eq &= (1u << n) - 1;
+		if (eq)
+			return (int)(base + (uint32_t)__builtin_ctz(eq));
+	}
+	return -1;
+}
+
+/* Put `key` in lane 0 of set `s`, moving lanes 0..n-1 one lane on (what
+ * was in lane n is dropped, or was `key`). */
+static inline void llc_to_front(struct hw_llc *c, uint64_t s, uint32_t n, uint32_t key)
+{
+	if (c->narrow) {
+		uint16_t *t = (uint16_t *)c->tag + s * c->lanes;
+		memmove(t + 1, t, (size_t)n * sizeof(*t));
+		t[0] = (uint16_t)key;
+	} else {
+		uint32_t *t = (uint32_t *)c->tag + s * c->lanes;
+		memmove(t + 1, t, (size_t)n * sizeof(*t));
+		t[0] = key;
+	}
 }
 
 bool llc_access(struct hw_llc *c, uint64_t line)
 {
-	uint32_t *t = llc_set(c, line);
-	uint32_t key = (uint32_t)line + 1, filled = 0;
-	int hit = llc_find(c, t, key, &filled);
+	uint64_t s = llc_set(c, line);
+	uint32_t key = llc_key(c, line), filled = c->fill[s];
+	int hit = llc_find(c, s, key, filled);
 	if (hit >= 0) {
 		if (hit)
-			llc_to_front(t, (uint32_t)hit, key);
+			llc_to_front(c, s, (uint32_t)hit, key);
 		return true;
 	}
 	/* a miss: into the first empty lane, or over the least recently used */
-	llc_to_front(t, filled < c->ways ? filled : c->ways - 1, key);
+	if (filled < c->ways)
+		c->fill[s] = (uint8_t)++filled;
+	llc_to_front(c, s, filled - 1, key);
 	return false;
 }
 
 bool llc_present(const struct hw_llc *c, uint64_t line)
 {
-	uint32_t filled;
-	return llc_find(c, llc_set(c, line), (uint32_t)line + 1, &filled) >= 0;
+	uint64_t s = llc_set(c, line);
+	return llc_find(c, s, llc_key(c, line), c->fill[s]) >= 0;
 }

@@ -6,14 +6,15 @@
  *
  * Layout, for the host's caches (the model is bound by their misses): a
  * set is its tags alone, kept in recency order (move to front: lane 0 the
- * most recently used, the last filled lane the least), padded with empty
- * lanes to a multiple of 16, so a set of up to 16 ways is one 64-byte host
- * line, compared 16 lanes at a time, and there is no recency to load
- * apart. Empty lanes (tag 0) sit after the filled ones. This is exact LRU:
- * the same hits and misses as the per-way timestamps it replaced, whose
- * 32-bit clock could wrap after 2^32 accesses to one cache, and whose tag
- * 0 (a line numbered 2^32 - 1 modulo 2^32, beyond 256 GB of memory) looked
- * empty. */
+ * most recently used), padded to a multiple of 16 lanes and compared 16
+ * at a time, beside one byte per set that counts its filled ways; there is
+ * no recency to load apart. A tag is the line number's low 32 bits (lines
+ * 256 GB apart alias), or, when every line of the machine's memory fits
+ * (llc_narrow), those bits above the set index in 16 bits: a 16-way set is
+ * then half a host line. This is exact LRU: the same hits and misses as the
+ * per-way timestamps it replaced, whose 32-bit clock could wrap after 2^32
+ * accesses to one cache, and whose tag 0 (line 2^32 - 1 modulo 2^32, beyond
+ * 256 GB of memory) looked empty. */
 #ifndef SIM_LLC_H
 #define SIM_LLC_H
 
@@ -27,30 +28,37 @@ struct hw_llc {
 	uint32_t nsets, ways;
 	uint32_t lanes;		/* ways rounded up to LLC_CHUNK */
 	uint64_t set_mask;	/* nsets - 1 when nsets is a power of two, else 0 */
-	uint32_t *tag;		/* [nsets * lanes]: low 32 bits of the line number
-				 * + 1 (lines 256 GB apart alias), 0 if empty */
+	bool narrow;		/* 16-bit tags: the line's bits above the set index */
+	uint8_t set_bits;	/* log2(nsets) when narrow */
+	void *tag;		/* [nsets * lanes], uint32_t or (narrow) uint16_t */
+	uint8_t *fill;		/* [nsets]: ways filled, lanes 0 .. fill-1 */
 };
 
+/* Whether 16-bit tags tell apart every line of a memory of `mem_lines`
+ * 64-byte lines (from line 0 of the direct map) in a cache of this shape. */
+bool llc_can_narrow(uint32_t kb, uint32_t ways, uint64_t mem_lines);
+
 /* Host bytes a cache of `kb` KB and `ways` ways needs (a multiple of 64). */
-size_t llc_bytes(uint32_t kb, uint32_t ways);
+size_t llc_bytes(uint32_t kb, uint32_t ways, bool narrow);
 
 /* Lay the cache out in `mem`: llc_bytes() of zeroed, 64-byte aligned host
  * memory that the caller owns (hw_init puts every cache of a machine in one
  * huge-page arena). Every way starts empty. */
-void llc_init(struct hw_llc *c, uint32_t kb, uint32_t ways, void *mem);
+void llc_init(struct hw_llc *c, uint32_t kb, uint32_t ways, bool narrow, void *mem);
 
-/* The tags of the set of `line`. */
-static inline uint32_t *llc_set(const struct hw_llc *c, uint64_t line)
+/* The set of `line`. */
+static inline uint64_t llc_set(const struct hw_llc *c, uint64_t line)
 {
-	uint64_t set = c->set_mask ? line & c->set_mask : line % c->nsets;
-	return c->tag + set * c->lanes;
+	return c->set_mask ? line & c->set_mask : line % c->nsets;
 }
 
 /* Start loading the set of `line` into the host's caches: call as soon as
  * the line is known, well before llc_access or llc_present needs it. */
 static inline void llc_prefetch(const struct hw_llc *c, uint64_t line)
 {
-	__builtin_prefetch(llc_set(c, line));
+	uint64_t s = llc_set(c, line);
+	__builtin_prefetch((const char *)c->tag + (s * c->lanes << (c->narrow ? 1 : 2)));
+	__builtin_prefetch(c->fill + s);
 }
 
 /* Use line `line` (an address / 64): true if it was there. It is there,

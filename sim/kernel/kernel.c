@@ -124,6 +124,9 @@ int kernel_init(struct kernel *k, struct engine *eng, struct hw *hw,
 	uint64_t pages = (uint64_t)param_int(params, "node_mem_mb") << (20 - PAGE_SHIFT);
 	if (page_alloc_init(&k->pa, k, pages, err) < 0 || sched_init(&k->sched, k, err) < 0)
 		return -1;
+	/* the caches hold lines of this memory only: their tags can be narrow */
+	if (hw_caches_layout(hw, k->pa.total_pages << (PAGE_SHIFT - 6)) < 0)
+		return sim_fail(err, "out of memory for the caches");
 	if (policy->create(k, policy_params, &k->pstate, err) < 0)
 		return -1;
 	k->skb = calloc(1, sizeof(*k->skb));

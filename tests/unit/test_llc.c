@@ -84,18 +84,21 @@ static uint64_t rnd(uint64_t *x)
 /* `n` accesses to lines drawn from a pool a few times the cache's size,
  * with runs of consecutive lines (objects of several lines) and repeats
  * (the most recent lines again), checked access by access. */
-static void compare_shape(uint32_t kb, uint32_t ways, uint64_t n, uint64_t seed)
+static void compare_shape_as(uint32_t kb, uint32_t ways, bool narrow, uint64_t n, uint64_t seed)
 {
 	struct hw_llc c;
 	struct ref_cache r;
-	size_t bytes = llc_bytes(kb, ways);
+	size_t bytes = llc_bytes(kb, ways, narrow);
 	assert_int_equal(bytes % 64, 0);
 	void *mem = hostmem_alloc(bytes);
 	assert_non_null(mem);
-	llc_init(&c, kb, ways, mem);
+	llc_init(&c, kb, ways, narrow, mem);
 	ref_init(&r, kb, ways);
 	assert_int_equal(c.nsets, r.nsets);
+	/* lines from a pool 3 times the cache, within the memory narrow tags
+	 * allow (every line, if they are 32 bits) */
 	uint64_t x = seed, pool = (uint64_t)kb * 1024 / 64 * 3, recent[8] = { 0 };
+	uint64_t span = narrow ? (uint64_t)c.nsets << 16 : 1ull << 32;
 	uint64_t base = 0x3fffe200000000ull;	/* the direct map's first line */
 	for (uint64_t i = 0; i < n;) {
 		uint64_t v = rnd(&x);
@@ -103,7 +106,7 @@ static void compare_shape(uint32_t kb, uint32_t ways, uint64_t n, uint64_t seed)
 		if (v % 4 == 0)
 			line = recent[(v >> 8) % 8];
 		else
-			line = base + (v >> 16) % pool;
+			line = base + ((v >> 16) % pool * 0x9e3779b1ull) % (span - 8);
 		int run = 1 + (int)((v >> 40) % 8);
 		for (int k = 0; k < run && i < n; k++, i++) {
 			uint64_t l = line + (uint64_t)k;
@@ -124,6 +127,20 @@ static void compare_shape(uint32_t kb, uint32_t ways, uint64_t n, uint64_t seed)
 		assert_true(llc_present(&c, base + 5 + (1ull << 32)));
 	ref_free(&r);
 	hostmem_free(mem, bytes);
+}
+
+/* Both tag widths where the shape allows narrow tags for some memory. */
+static void compare_shape(uint32_t kb, uint32_t ways, uint64_t n, uint64_t seed)
+{
+	compare_shape_as(kb, ways, false, n, seed);
+	uint32_t nsets = kb * 1024 / 64 / ways;
+	if (!(nsets & (nsets - 1))) {
+		assert_true(llc_can_narrow(kb, ways, (uint64_t)nsets << 16));
+		assert_false(llc_can_narrow(kb, ways, ((uint64_t)nsets << 16) + 1));
+		compare_shape_as(kb, ways, true, n, seed + 100);
+	} else {
+		assert_false(llc_can_narrow(kb, ways, 1024));
+	}
 }
 
 static void test_tigerton_l2(void **state)
@@ -159,9 +176,9 @@ static void test_fill_then_evict(void **state)
 {
 	(void)state;
 	struct hw_llc c;
-	size_t bytes = llc_bytes(4, 4);	/* 16 sets of 4 ways */
+	size_t bytes = llc_bytes(4, 4, false);	/* 16 sets of 4 ways */
 	void *mem = hostmem_alloc(bytes);
-	llc_init(&c, 4, 4, mem);
+	llc_init(&c, 4, 4, false, mem);
 	for (uint64_t w = 0; w < 4; w++)
 		assert_false(llc_access(&c, 16 * w));	/* four lines of set 0 */
 	assert_true(llc_access(&c, 0));		/* 0 is now the most recent */
