@@ -51,6 +51,8 @@ static inline uint64_t eq_min_time(struct event_queue *q)
 {
 	if (q->min)
 		return q->min->time;
+	if (!q->n)	/* the common case in a run without timers pending */
+		return UINT64_MAX;
 	struct sim_event *e = eq_peek(q);
 	return e ? e->time : UINT64_MAX;
 }

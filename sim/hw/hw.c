@@ -249,15 +249,68 @@ static inline uint32_t fabric_route(struct hw *hw, int cpu, int from, int home,
 	return lat;
 }
 
-/* Queue on the route's resources from `start` on and hold them; returns
- * when the transfer starts. */
-static inline uint64_t fabric_hold(struct hw *hw, const struct fabric_route *rt, uint64_t t,
-				   uint64_t start)
+/* A transfer to `cpu` from CPU `from` or (-1) the memory of node `home`,
+ * asked for at t, which cannot start before `start`: it queues on each
+ * fabric resource on its way (fabric_route, written out for each fabric
+ * kind) and holds them all from when the last is free. Returns when it
+ * starts; *lat gets its latency and *held whether it used any resource. */
+static inline uint64_t fabric_go(struct hw *hw, int cpu, int from, int home, uint64_t t,
+				 uint64_t start, uint32_t *lat, bool *held)
 {
-	for (int i = 0; i < rt->nr; i++)
-		res_take(rt->r[i], &start);
-	for (int i = 0; i < rt->nr; i++)
-		res_hold(rt->r[i], start, rt->occ[i]);
+	const struct machine *m = hw->m;
+	const struct hw_cpu_topo *me = &m->topo[cpu];
+	enum hw_dist d;
+	if (from >= 0) {
+		d = machine_dist(m, cpu, from);
+		*lat = m->handoff[d];
+		hw->stats.transfers[d]++;
+	} else {
+		d = me->node == home ? DIST_OTHER_SOCKET : DIST_OTHER_NODE;
+		*lat = me->node == home ? m->mem_local : m->mem_remote;
+		hw->stats.mem_loads++;
+	}
+	struct hw_res *r0 = NULL, *r1 = NULL, *r2 = NULL, *r3 = NULL;
+	uint32_t o0 = 0, o1 = 0, o2 = 0, o3 = 0;
+	if (m->fabric == FABRIC_FSB) {
+		if (from >= 0 && d < DIST_SAME_SOCKET)
+			goto none;
+		r0 = &hw->bus[me->socket], o0 = m->occ_bus;
+		if (from < 0 || d >= DIST_OTHER_SOCKET)
+			r1 = &hw->hub[me->node], o1 = m->occ_hub;
+		if (from >= 0 && d >= DIST_OTHER_SOCKET) {
+			r2 = &hw->bus[m->topo[from].socket], o2 = m->occ_bus;
+			if (d == DIST_OTHER_NODE)
+				r3 = &hw->hub[m->topo[from].node], o3 = m->occ_hub;
+		}
+	} else if (m->fabric == FABRIC_HOME && (d >= DIST_OTHER_SOCKET || from < 0)) {
+		r0 = &hw->home[home], o0 = m->occ_home;
+		int other = from >= 0 ? m->topo[from].socket : home * m->sockets_per_node;
+		if (other != me->socket) {
+			r1 = &hw->link[me->socket], o1 = m->occ_link;
+			r2 = &hw->link[other], o2 = m->occ_link;
+		}
+	} else {
+		goto none;
+	}
+	res_take(r0, &start);
+	if (r1)
+		res_take(r1, &start);
+	if (r2)
+		res_take(r2, &start);
+	if (r3)
+		res_take(r3, &start);
+	res_hold(r0, start, o0);
+	if (r1)
+		res_hold(r1, start, o1);
+	if (r2)
+		res_hold(r2, start, o2);
+	if (r3)
+		res_hold(r3, start, o3);
+	*held = true;
+	hw->stats.queue_cycles += start - t;
+	return start;
+none:
+	*held = false;
 	hw->stats.queue_cycles += start - t;
 	return start;
 }
@@ -266,18 +319,18 @@ static inline uint64_t fabric_hold(struct hw *hw, const struct fabric_route *rt,
  * kernel line): no line to queue behind; returns when it completes. */
 static inline uint64_t fabric_transfer(struct hw *hw, int cpu, int from, int home, uint64_t t)
 {
-	struct fabric_route rt;
-	uint32_t lat = fabric_route(hw, cpu, from, home, &rt);
-	return fabric_hold(hw, &rt, t, t) + lat;
+	uint32_t lat;
+	bool held;
+	return fabric_go(hw, cpu, from, home, t, t, &lat, &held) + lat;
 }
 
 uint64_t hw_transaction(struct hw *hw, int cpu, struct hw_line *l, int from, uint64_t t)
 {
 	const struct machine *m = hw->m;
-	bool ideal = m->fabric == FABRIC_IDEAL;
-	struct fabric_route rt;
-	uint32_t lat = fabric_route(hw, cpu, from, l->home, &rt);
-	uint64_t start = fabric_hold(hw, &rt, t, ideal || t > l->ready ? t : l->ready);
+	bool ideal = m->fabric == FABRIC_IDEAL, held;
+	uint32_t lat;
+	uint64_t start = fabric_go(hw, cpu, from, l->home, t, ideal || t > l->ready ? t : l->ready,
+				   &lat, &held);
 	uint64_t done = start + lat;
 	/* The line stays busy at its serialization point for the transfer.
 	 * A request that found the line busy (a conflict) is retried at the
@@ -285,7 +338,7 @@ uint64_t hw_transaction(struct hw *hw, int cpu, struct hw_line *l, int from, uin
 	 * outlast the transfer; alone, a request costs just its latency. */
 	if (!ideal) {
 		bool conflict = l->ready > t;
-		uint64_t busy = rt.nr && conflict && m->occ_line > lat ? m->occ_line : lat;
+		uint64_t busy = held && conflict && m->occ_line > lat ? m->occ_line : lat;
 		l->ready = start + busy;
 	}
 	return done;

@@ -210,6 +210,7 @@ static long unix_stream_recvmsg(struct task *t, struct unix_sock *sk, size_t siz
 			finish_wait(t, &sk->sk_sleep);
 			continue;
 		}
+		slab_obj_prefetch(k, skb->data);	/* while the head is touched */
 		hw_spin_unlock(k->hw, cpu, &sk->u_lock);
 		slab_obj_touch(k, cpu, skb->head, SKB_HEAD_LINES, false);
 		size_t chunk = skb->len < size ? skb->len : size;

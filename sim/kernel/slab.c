@@ -305,11 +305,20 @@ void kfree(struct kernel *k, struct sim_cpu *cpu, kaddr_t obj)
 	sym_exit(cpu, psym);
 }
 
+void slab_obj_prefetch(struct kernel *k, kaddr_t obj)
+{
+	struct page *page = virt_to_head_page(&k->pa, obj);
+	if (page)
+		__builtin_prefetch(page);
+}
+
 void slab_obj_touch(struct kernel *k, struct sim_cpu *cpu, kaddr_t obj, int lines, bool write)
 {
 	struct page *page = virt_to_head_page(&k->pa, obj);
 	if (!page || !(page->flags & PG_slab))
 		return;
 	unsigned int idx = slab_obj_index(page->slab, page, obj);
+	/* the object's books: a touched object is often freed soon (note_free) */
+	__builtin_prefetch(&page->obj[idx]);
 	slab_obj_access(k->hw, cpu, page, idx, lines, write);
 }

@@ -37,6 +37,10 @@ int slab_check_pages(const struct kmem_cache *kc, struct page *const *all, int n
 /* The kmalloc cache serving `size` (kmalloc_slab), NULL if none. */
 struct kmem_cache *kmalloc_slab(struct kernel *k, size_t size);
 
+/* Start loading the host's copy of the struct page of `obj` (a slab object
+ * about to be touched): the model's speed, not the simulated machine's. */
+void slab_obj_prefetch(struct kernel *k, kaddr_t obj);
+
 /* Touch `lines` cache lines of an object the current task owns. */
 void slab_obj_touch(struct kernel *k, struct sim_cpu *cpu, kaddr_t obj, int lines, bool write);
 
