@@ -83,7 +83,10 @@ static const struct exp_metric default_metrics[] = {
 	{ "slab_mb_end", "memory.slab_bytes_end", "slab memory at the end (MB)", 1.0 / 1048576 },
 	{ "throughput", "result.messages_per_second", "hackbench throughput (million messages/s)",
 	  1e-6 },
+	{ "simulated", "result.sample.simulated_fraction",
+	  "work simulated, the rest extrapolated (sample=auto; %)", 100 },
 };
+#define NR_DEFAULT_METRICS (int)(sizeof(default_metrics) / sizeof(default_metrics[0]))
 
 static int parse_metrics(struct ctx *c, const cJSON *root)
 {
@@ -94,7 +97,7 @@ static int parse_metrics(struct ctx *c, const cJSON *root)
 	int i = 0;
 	for (const cJSON *m = ms ? ms->child : NULL; m; m = m->next, i++) {
 		char *w = exp_fmt(e, "metrics[%d]", i);
-		if (e->nmetrics >= EXP_MAX_METRICS - 6)
+		if (e->nmetrics >= EXP_MAX_METRICS - NR_DEFAULT_METRICS)
 			return exp_bad(c, w, "too many metrics (at most 10)");
 		struct exp_metric *x = &e->metric[e->nmetrics++];
 		x->scale = 1;
@@ -114,7 +117,7 @@ static int parse_metrics(struct ctx *c, const cJSON *root)
 			if (!strcmp(e->metric[j].name, x->name))
 				return exp_bad(c, w, "a metric of that name is already listed");
 	}
-	for (size_t d = 0; d < sizeof(default_metrics) / sizeof(default_metrics[0]); d++) {
+	for (int d = 0; d < NR_DEFAULT_METRICS; d++) {
 		bool have = false;
 		for (int j = 0; j < e->nmetrics; j++)
 			have |= !strcmp(e->metric[j].name, default_metrics[d].name);

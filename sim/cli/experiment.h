@@ -14,7 +14,7 @@
 #include "engine/error.h"
 
 #define EXP_MAX_DIMS 10
-#define EXP_MAX_METRICS 16
+#define EXP_MAX_METRICS 17
 
 /* One NAME=VALUE and where it came from ("axes[0].values[2]"). A value
  * starting with '=' is an expression over the machine (=2*cpus_per_node). */

@@ -195,6 +195,9 @@ int run_execute(struct run *r, struct sim_err *err)
 	engine_run(&r->eng);
 	r->wall_seconds = now_seconds() - t0;
 	r->wl->result(r->wstate, &r->res);
+	if (r->k.steady.mode != STEADY_OFF && !r->k.steady.total_units)	/* no units: in full */
+		steady_outcome(&r->k.steady, 0, r->res.sim_seconds * r->m.ghz * 1e9, r->m.ghz * 1e9,
+			       &r->res.sample);
 	struct sim_err e;
 	r->invariants_ok = true;
 	if (r->eng.fatal) {

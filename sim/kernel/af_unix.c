@@ -196,8 +196,7 @@ static long unix_stream_recvmsg(struct task *t, struct unix_sock *sk, size_t siz
 		hw_spin_lock(k->hw, cpu, &sk->u_lock);		/* unix_state_lock(sk) */
 		struct sk_buff skb_rec, *skb = &skb_rec;
 		if (!skb_dequeue(k, cpu, sk, skb)) {
-			/* nothing to read and nothing more will come: end of file */
-			if (copied >= target || sk->rcv_shutdown) {
+			if (copied >= target) {
 				hw_spin_unlock(k->hw, cpu, &sk->u_lock);
 				break;
 			}
@@ -237,17 +236,6 @@ static long unix_stream_recvmsg(struct task *t, struct unix_sock *sk, size_t siz
 	}
 	sym_exit(task_cpu(t), psym);
 	return (long)copied;
-}
-
-void unix_shutdown_peer(struct task *t, struct unix_sock *sk)
-{
-	struct kernel *k = t->k;
-	struct unix_sock *other = sk->peer;
-	hw_spin_lock(k->hw, task_cpu(t), &other->u_lock);	/* unix_state_lock(other) */
-	other->rcv_shutdown = true;
-	hw_spin_unlock(k->hw, task_cpu(t), &other->u_lock);
-	if (waitqueue_active(t, &other->sk_sleep))	/* other->sk_state_change() */
-		wake_up(t, &other->sk_sleep, false);
 }
 
 /* A system call: user side, entry/exit, vfs, then preemption on return. */

@@ -26,7 +26,6 @@ struct unix_sock {
 	struct hw_lock u_lock;		/* unix_state_lock() */
 	struct wait_queue_head sk_sleep;
 	uint64_t sent, received;	/* messages */
-	bool rcv_shutdown;		/* RCV_SHUTDOWN: the peer will send no more */
 };
 
 /* The lock classes of all AF_UNIX sockets of a run. */
@@ -42,11 +41,6 @@ void unix_socketpair(struct kernel *k, struct unix_classes *uc, struct unix_sock
 
 /* Free what a socket holds on the host (its queue's storage). */
 void unix_sock_free(struct unix_sock *u);
-
-/* shutdown(SHUT_WR) of the socket whose peer is `sk`'s reader side: the
- * reader gets RCV_SHUTDOWN and is woken; once its queue is empty, read
- * returns 0 (end of file) instead of sleeping. */
-void unix_shutdown_peer(struct task *t, struct unix_sock *sk);
 
 /* write(2) / read(2) of a stream socket by task t; return bytes moved. */
 long sys_write_unix(struct task *t, struct unix_sock *sk, size_t len);

@@ -133,6 +133,9 @@ static void print_sample(FILE *out, const struct steady_outcome *o)
 			o->unit, (unsigned long long)o->units_done, (unsigned long long)o->units,
 			o->unit, 100 * o->simulated_fraction, o->measured_seconds, o->batches,
 			o->ci_seconds);
+	} else if (o->mode == STEADY_AUTO && o->settled) {
+		fprintf(out, "Sampling (sample=auto): settled (warm-up %llu %s), but too near the end "
+			"to skip any; simulated in full\n", (unsigned long long)o->warmup_units, o->unit);
 	} else if (o->mode == STEADY_OBSERVE && o->settled) {
 		fprintf(out, "Sampling (sample=observe): simulated in full; auto would have stopped "
 			"at %.1f%% of the %s (warm-up %llu) and said %.3f s (95%% CI +-%.3f s)\n",

@@ -5,11 +5,12 @@
  * ready and waits; the parent starts the clock, wakes them all, and stops it
  * once every child has exited and been reaped. Prints `Time: S.MS`.
  *
- * With sample=auto its units of work are the messages read: once their rate
- * has settled (engine/steady.h), the senders stop after the message they are
- * on, the last sender of a group shuts the group's sockets down, the
- * receivers read what is left, and the time of the messages not sent is
- * extrapolated at the settled rate. */
+ * With sample=auto its units of work are the messages read. Once their rate
+ * has settled (engine/steady.h), every sender skips the same share of the
+ * loops it has left, so that HB_TAIL of the run's messages remain: the end
+ * of the run, where senders and groups finish one by one as far apart as
+ * they are, is simulated, the middle is not, and the time of the messages
+ * skipped is extrapolated at the settled rate. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,8 @@
 #include "kernel/af_unix.h"
 #include "kernel/wait.h"
 #include "workload.h"
+
+#define HB_TAIL 0.05	/* sampled: the share of the messages simulated at the end */
 
 static const struct param_def hackbench_params[] = {
 	{ "groups", PT_INT, "10", 1, 100000, NULL, "groups of senders and receivers" },
@@ -31,6 +34,9 @@ static const struct param_def hackbench_params[] = {
 struct hb_child {
 	struct hackbench *hb;
 	int group, idx;
+	int loop;		/* a sender's loop, counting the ones it skipped */
+	int skip;		/* sampled: loops it skips after the one it is on */
+	bool skipped;
 };
 
 struct hackbench {
@@ -50,9 +56,10 @@ struct hackbench {
 	uint64_t read_bytes;
 	uint64_t half_bytes;	/* half of all bytes: the steady second half starts */
 	uint64_t half;		/* when the receivers had read half */
-	bool wind_down;		/* sampled: the rate has settled, send no more */
-	uint64_t sent_bytes, messages_read;
-	int *senders_left;	/* per group: senders still sending */
+	bool settled;		/* sampled: the rate settled (hb_settled ran) */
+	uint64_t skipped;	/* sampled: messages no sender will send */
+	long *packets;		/* per group: messages each of its receivers reads */
+	uint64_t messages_read;
 };
 
 /* ready(): tell the parent, then poll the wake fd until started. */
@@ -79,19 +86,42 @@ static void hb_sender(struct task *t, void *arg)
 	struct hackbench *hb = c->hb;
 	hb_ready(t, hb);
 	int base = c->group * hb->fds;
-	for (int i = 0; i < hb->loops && !hb->wind_down; i++)
-		for (int j = 0; j < hb->fds && !hb->wind_down; j++) {
+	for (c->loop = 0; c->loop < hb->loops; c->loop++) {
+		if (c->skip && !c->skipped) {	/* sampled: past the middle of the run */
+			c->skipped = true;
+			c->loop += c->skip;
+		}
+		for (int j = 0; j < hb->fds; j++) {
 			long done = 0;
 			while (done < hb->datasize)
 				done += sys_write_unix(t, &hb->socks[2 * (base + j) + 1],
 						       (size_t)(hb->datasize - done));
-			hb->sent_bytes += (uint64_t)done;
 		}
-	/* the last of the group to stop early tells its receivers that no
-	 * more will come (their sockets' writers are all closed) */
-	if (--hb->senders_left[c->group] == 0 && hb->wind_down)
-		for (int j = 0; j < hb->fds; j++)
-			unix_shutdown_peer(t, &hb->socks[2 * (base + j) + 1]);
+	}
+}
+
+/* The rate has settled: each sender skips the same share of the loops it
+ * has left after the one it is on, so that HB_TAIL of all messages are
+ * still to come; its group's receivers expect as many fewer. */
+static void hb_settled(struct hackbench *hb)
+{
+	hb->settled = true;
+	uint64_t left = 0;	/* loops the senders have after the one each is on */
+	for (int i = 0; i < hb->groups * hb->fds; i++) {
+		const struct hb_child *c = &hb->child[2 * i + 1];
+		left += (uint64_t)(hb->loops - (c->loop < hb->loops ? c->loop + 1 : hb->loops));
+	}
+	double total = (double)hb->groups * hb->fds * hb->loops;
+	double share = left > 0 ? 1.0 - HB_TAIL * total / (double)left : 0;
+	if (share <= 0)
+		return;	/* not much left: run to the end */
+	for (int i = 0; i < hb->groups * hb->fds; i++) {
+		struct hb_child *c = &hb->child[2 * i + 1];
+		int rest = hb->loops - (c->loop < hb->loops ? c->loop + 1 : hb->loops);
+		c->skip = (int)(share * rest);
+		hb->packets[c->group] -= c->skip;
+		hb->skipped += (uint64_t)c->skip * (uint64_t)hb->fds;
+	}
 }
 
 static void hb_receiver(struct task *t, void *arg)
@@ -100,21 +130,18 @@ static void hb_receiver(struct task *t, void *arg)
 	struct hackbench *hb = c->hb;
 	hb_ready(t, hb);
 	struct unix_sock *in = &hb->socks[2 * (c->group * hb->fds + c->idx)];
-	long packets = (long)hb->fds * hb->loops;
-	for (long i = 0; i < packets; i++) {
+	for (long i = 0; i < hb->packets[c->group]; i++) {
 		long done = 0;
 		while (done < hb->datasize) {
 			long r = sys_read_unix(t, in, (size_t)(hb->datasize - done));
-			if (r == 0)	/* sampled: the senders stopped, all is read */
-				return;
 			done += r;
 			hb->read_bytes += (uint64_t)r;
 			if (!hb->half && hb->read_bytes >= hb->half_bytes)
 				hb->half = task_cpu(t)->clock;
 		}
 		hb->messages_read++;
-		if (steady_note(&t->k->steady, 1, task_cpu(t)->clock))
-			hb->wind_down = true;
+		if (steady_note(&t->k->steady, 1, task_cpu(t)->clock) && !hb->settled)
+			hb_settled(hb);
 	}
 }
 
@@ -202,17 +229,17 @@ static int hb_start(struct kernel *k, const struct param_set *ps, void **state,
 	hb->half_bytes = (uint64_t)channels * hb->fds * hb->loops * hb->datasize / 2;
 	hb->socks = calloc((size_t)channels * 2, sizeof(*hb->socks));
 	hb->child = calloc((size_t)channels * 2, sizeof(*hb->child));
-	hb->senders_left = calloc((size_t)hb->groups, sizeof(*hb->senders_left));
-	if (!hb->socks || !hb->child || !hb->senders_left ||
+	hb->packets = calloc((size_t)hb->groups, sizeof(*hb->packets));
+	if (!hb->socks || !hb->child || !hb->packets ||
 	    steady_plan(&k->steady, (uint64_t)channels * hb->fds * hb->loops, "messages") < 0) {
 		free(hb->socks);
 		free(hb->child);
-		free(hb->senders_left);
+		free(hb->packets);
 		free(hb);
 		return sim_fail(err, "out of memory for %d hackbench channels", channels);
 	}
 	for (int g = 0; g < hb->groups; g++)
-		hb->senders_left[g] = hb->fds;
+		hb->packets[g] = (long)hb->fds * hb->loops;
 	unix_classes_init(k, &hb->uc);
 	for (int c = 0; c < channels; c++)
 		unix_socketpair(k, &hb->uc, &hb->socks[2 * c], &hb->socks[2 * c + 1], 0);
@@ -247,7 +274,7 @@ static void hb_result(void *state, struct workload_result *r)
 	if (r->sim_seconds > 0)
 		cJSON_AddNumberToObject(r->extra, "messages_per_second", msgs / r->sim_seconds);
 	/* the second half of the messages, past the start-up (queues filling) */
-	if (hb->done && !hb->wind_down && hb->half > hb->start && hb->stop > hb->half)
+	if (hb->done && !hb->skipped && hb->half > hb->start && hb->stop > hb->half)
 		cJSON_AddNumberToObject(r->extra, "second_half_seconds",
 					(double)(hb->stop - hb->half) / hz);
 }
@@ -255,9 +282,8 @@ static void hb_result(void *state, struct workload_result *r)
 static int hb_check(void *state, struct sim_err *err)
 {
 	struct hackbench *hb = state;
-	uint64_t want = (uint64_t)hb->groups * hb->fds * hb->fds * hb->loops * hb->datasize;
-	if (hb->wind_down)	/* sampled: the senders stopped early */
-		want = hb->sent_bytes;
+	uint64_t want = ((uint64_t)hb->groups * hb->fds * hb->fds * hb->loops - hb->skipped) *
+			(uint64_t)hb->datasize;
 	if (hb->done && hb->read_bytes != want)
 		return sim_fail(err, "hackbench: receivers read %llu bytes, senders wrote %llu",
 				(unsigned long long)hb->read_bytes, (unsigned long long)want);
@@ -277,7 +303,7 @@ static void hb_destroy(void *state)
 		unix_sock_free(&hb->socks[i]);
 	free(hb->socks);
 	free(hb->child);
-	free(hb->senders_left);
+	free(hb->packets);
 	free(hb);
 }
 

@@ -1,0 +1,77 @@
+# test_sample.sh - sample=auto stops simulating once hackbench's rate of
+# messages has settled and extrapolates the rest: the JSON and the text say
+# so, with a CI, and the figure agrees with the exact run; sample=observe
+# runs in full and says where auto would have stopped; a run that does not
+# settle is simulated in full and says why; a workload without units says
+# so; bad values are refused; the same seed gives the same sampled JSON.
+. tests/cli/lib.sh
+RUN="$SLABSIM run -m tigerton -p slab -w"
+W='hackbench 10 process 400'
+$RUN "$W" --json "$TMP/exact.json" > "$TMP/exact.txt" || fail "exact run failed"
+$RUN "$W" sample=auto sample_ci=0.05 --json "$TMP/auto.json" > "$TMP/auto.txt" ||
+	fail "sampled run failed: $(tail -3 "$TMP/auto.txt")"
+grep -q '^Time: [0-9.]* (extrapolated from [0-9.]*% of the messages, 95% CI +-[0-9.]* s)$' \
+	"$TMP/auto.txt" || fail "the Time line must say it is extrapolated: $(grep Time "$TMP/auto.txt")"
+grep -q '^Sampling (sample=auto): settled after a warm-up of [0-9]* messages; simulated' \
+	"$TMP/auto.txt" || fail "no Sampling line: $(head -5 "$TMP/auto.txt")"
+json "$TMP/auto.json" "d['result']['sample']['mode'] == 'auto' and d['result']['sample']['settled']"
+json "$TMP/auto.json" "d['result']['sample']['extrapolated'] and d['invariants'] == 'ok'"
+json "$TMP/auto.json" "0.2 < d['result']['sample']['simulated_fraction'] < 0.9"
+json "$TMP/auto.json" "d['result']['sample']['ci_seconds'] > 0 and d['result']['sample']['batches'] == 20"
+json "$TMP/auto.json" "d['result']['sample']['warmup_units'] > 0"
+json "$TMP/auto.json" "d['result']['sample']['method'].startswith('MSER-5')"
+json "$TMP/auto.json" "d['result']['sample']['units_simulated'] < d['result']['sample']['units']"
+json "$TMP/auto.json" "d['result']['events'] < json.load(open('$TMP/exact.json'))['result']['events'] * 0.8"
+python3 - "$TMP/exact.json" "$TMP/auto.json" <<'PY' || fail "sampled time too far from the exact one"
+import json, sys
+e = json.load(open(sys.argv[1]))['result']['sim_seconds']
+a = json.load(open(sys.argv[2]))['result']
+s = a['sample']
+print("exact %.4f s, sampled %.4f +- %.4f s (%.0f%% simulated)"
+      % (e, a['sim_seconds'], s['ci_seconds'], 100 * s['simulated_fraction']))
+assert abs(a['sim_seconds'] - e) <= max(0.03 * e, 2 * s['ci_seconds'])
+PY
+# an exact run says nothing of sampling
+json "$TMP/exact.json" "'sample' not in d['result']"
+grep -q Sampling "$TMP/exact.txt" && fail "an exact run must not print a Sampling line"
+# the same seed, the same sampled run
+$RUN "$W" sample=auto sample_ci=0.05 --json "$TMP/auto2.json" > /dev/null || fail "second run failed"
+strip() { sed -E '/"(wall_seconds|events_per_second)":/d' "$1"; }
+strip "$TMP/auto.json" > "$TMP/a1"
+strip "$TMP/auto2.json" > "$TMP/a2"
+cmp -s "$TMP/a1" "$TMP/a2" || fail "sample=auto is not reproducible"
+# observe: the exact figure, and where auto would have stopped
+$RUN "$W" sample=observe sample_ci=0.05 --json "$TMP/obs.json" > "$TMP/obs.txt" || fail "observe failed"
+python3 - "$TMP/exact.json" "$TMP/obs.json" <<'PY' || fail "observe must give the exact time"
+import json, sys
+e, o = (json.load(open(f))['result'] for f in sys.argv[1:])
+assert e['sim_seconds'] == o['sim_seconds'], (e['sim_seconds'], o['sim_seconds'])
+s = o['sample']
+assert s['simulated_fraction'] == 1 and not s['extrapolated']
+assert 0 < s['auto_fraction'] < 1 and abs(s['auto_seconds'] - e['sim_seconds']) < 0.05 * e['sim_seconds']
+assert len(s['series_cycles']) == 1000 and s['series_units'] == 1600
+PY
+grep -q 'Sampling (sample=observe): simulated in full; auto would have stopped at' "$TMP/obs.txt" ||
+	fail "observe's line: $(grep Sampling "$TMP/obs.txt")"
+# a lock collapse that comes and goes does not settle: simulated in full
+$SLABSIM run -m tigerton -p slub -w 'hackbench 20 process 100' slub_min_objects=8 slub_max_order=3 \
+	sample=auto --json "$TMP/c.json" > "$TMP/c.txt" || fail "collapse run failed"
+grep -q '^Sampling (sample=auto): did not settle (.*); simulated in full' "$TMP/c.txt" ||
+	fail "a run that does not settle must say so: $(grep Sampling "$TMP/c.txt")"
+json "$TMP/c.json" "not d['result']['sample']['extrapolated'] and d['result']['sample']['simulated_fraction'] == 1"
+json "$TMP/c.json" "len(d['result']['sample']['not_settled']) > 0"
+grep -q extrapolated "$TMP/c.txt" && fail "a run that did not settle must not be extrapolated"
+# a workload that reports no units runs in full and says so
+$SLABSIM run -m tigerton -p slub -w 'slab_test run=1 count=50 max_size=64' sample=auto \
+	--json "$TMP/st.json" > "$TMP/st.txt" || fail "slab_test with sample=auto failed"
+grep -q 'this workload reports no units of work; simulated in full' "$TMP/st.txt" ||
+	fail "slab_test must say it is not sampled"
+json "$TMP/st.json" "d['result']['sample']['supported'] is False"
+# bad values
+expect_exit 2 "one of: off|auto|observe" $RUN "$W" sample=maybe
+expect_exit 2 "sample_ci" $RUN "$W" sample=auto sample_ci=2
+expect_exit 2 "sample_ci" $RUN "$W" sample=auto sample_ci=0
+# listed among the parameters
+$SLABSIM list params | grep -q '^run:' || fail "list params must show the run's parameters"
+$SLABSIM list params | grep -q 'sample  *default off' || fail "list params must show sample"
+finish
