@@ -122,27 +122,33 @@ cli-test: slabsim mpi
 	@set -e; for t in tests/cli/test_*.sh; do echo "== $$t"; \
 	  SLABSIM=$(CURDIR)/slabsim SLABSIM_MPI=$(CURDIR)/build-mpi/slabsim sh $$t; done
 
-# make demo: the sweep of configs/tigerton-min-objects.json at LOOPS loops
-# (2000 is the published size) into results/demo/, with its plots.
-LOOPS ?= 100
+# make demo: the sweep of configs/tigerton-min-objects.json at the published
+# size (hackbench 100 process 2000, sample=auto), 2 replicates, into
+# results/demo/ with its plots. DEMO_ARGS adds NAME=VALUE or options
+# (make demo DEMO_ARGS=loops=100 for a first look in a few minutes).
+DEMO_ARGS ?=
 demo: deps
 	$(MAKE) all
-	./slabsim sweep configs/tigerton-min-objects.json loops=$(LOOPS) --out results/demo --force
+	./slabsim sweep configs/tigerton-min-objects.json --replicates 2 $(DEMO_ARGS) \
+	  --out results/demo --force
 
-# make results: every config of configs/ at the size README.md shows
-# (RESULT_LOOPS hackbench loops), into results/NAME/.
-RESULT_LOOPS ?= 100
+# make results: every config of configs/ at the size it gives (hackbench at
+# the published 2000 loops with sample=auto), into results/NAME/.
+# RESULT_ARGS adds NAME=VALUE or options to every sweep.
+RESULT_ARGS ?=
 results: slabsim
-	./slabsim sweep configs/tigerton-min-objects.json loops=$(RESULT_LOOPS) --out results/demo --force
-	./slabsim sweep configs/min-objects-per-node.json loops=$(RESULT_LOOPS) --force
-	./slabsim sweep configs/slab-slub-slqb.json loops=$(RESULT_LOOPS) --force
-	./slabsim sweep configs/pcp-machines.json loops=$(RESULT_LOOPS) --force
-	./slabsim sweep configs/cpu-partial.json loops=$(RESULT_LOOPS) --force
-	./slabsim sweep configs/slab-test.json --force
-	./slabsim sweep configs/lockbench-curve.json --force
-	./slabsim sweep configs/oltp-irq.json --force
-	./slabsim sweep configs/designs-hackbench.json loops=$(RESULT_LOOPS) --force
-	./slabsim sweep configs/designs-slab-test.json --force
+	./slabsim sweep configs/tigerton-min-objects.json --replicates 2 $(RESULT_ARGS) \
+	  --out results/demo --force
+	./slabsim sweep configs/min-objects-per-node.json --replicates 2 $(RESULT_ARGS) --force
+	./slabsim sweep configs/slab-slub-slqb.json --replicates 2 $(RESULT_ARGS) --force
+	./slabsim sweep configs/pcp-machines.json --replicates 2 $(RESULT_ARGS) --force
+	./slabsim sweep configs/cpu-partial.json --replicates 2 $(RESULT_ARGS) --force
+	./slabsim sweep configs/slab-test.json $(RESULT_ARGS) --force
+	./slabsim sweep configs/lockbench-curve.json $(RESULT_ARGS) --force
+	./slabsim sweep configs/oltp-irq.json $(RESULT_ARGS) --force
+	./slabsim sweep configs/designs-hackbench.json --replicates 2 $(RESULT_ARGS) --force
+	./slabsim sweep configs/designs-slab-test.json $(RESULT_ARGS) --force
+	tools/sample_table.sh
 
 bench: slabsim
 	./slabsim bench

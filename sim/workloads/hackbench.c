@@ -6,11 +6,12 @@
  * once every child has exited and been reaped. Prints `Time: S.MS`.
  *
  * With sample=auto its units of work are the messages read. Once their rate
- * has settled (engine/steady.h), every sender skips the same share of the
- * loops it has left, so that HB_TAIL of the run's messages remain: the end
- * of the run, where senders and groups finish one by one as far apart as
- * they are, is simulated, the middle is not, and the time of the messages
- * skipped is extrapolated at the settled rate. */
+ * has settled (engine/steady.h), every sender skips the same number of
+ * loops (or all it has left, if fewer), so that HB_TAIL of the run's
+ * messages remain: the senders move on by the same stretch of the run,
+ * keeping how far apart they are, and the end of the run, where senders and
+ * groups finish one by one, is simulated; the middle is not, and the time of
+ * the messages skipped is extrapolated at the settled rate. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,6 +91,8 @@ static void hb_sender(struct task *t, void *arg)
 		if (c->skip && !c->skipped) {	/* sampled: past the middle of the run */
 			c->skipped = true;
 			c->loop += c->skip;
+			if (c->loop >= hb->loops)
+				break;
 		}
 		for (int j = 0; j < hb->fds; j++) {
 			long done = 0;
@@ -100,25 +103,45 @@ static void hb_sender(struct task *t, void *arg)
 	}
 }
 
-/* The rate has settled: each sender skips the same share of the loops it
- * has left after the one it is on, so that HB_TAIL of all messages are
- * still to come; its group's receivers expect as many fewer. */
+/* Loops sender c has after the one it is on. */
+static int hb_loops_left(const struct hackbench *hb, const struct hb_child *c)
+{
+	return hb->loops - (c->loop < hb->loops ? c->loop + 1 : hb->loops);
+}
+
+/* Messages the senders would still send if each skipped `skip` loops. */
+static uint64_t hb_kept(const struct hackbench *hb, int skip)
+{
+	uint64_t kept = 0;
+	for (int i = 0; i < hb->groups * hb->fds; i++) {
+		int left = hb_loops_left(hb, &hb->child[2 * i + 1]);
+		kept += (uint64_t)(left > skip ? left - skip : 0) * (uint64_t)hb->fds;
+	}
+	return kept;
+}
+
+/* The rate has settled: each sender skips the same number of loops after
+ * the one it is on (all it has left, if fewer), the most that leaves
+ * HB_TAIL of all messages to come; its group's receivers expect as many
+ * fewer. */
 static void hb_settled(struct hackbench *hb)
 {
 	hb->settled = true;
-	uint64_t left = 0;	/* loops the senders have after the one each is on */
-	for (int i = 0; i < hb->groups * hb->fds; i++) {
-		const struct hb_child *c = &hb->child[2 * i + 1];
-		left += (uint64_t)(hb->loops - (c->loop < hb->loops ? c->loop + 1 : hb->loops));
-	}
-	double total = (double)hb->groups * hb->fds * hb->loops;
-	double share = left > 0 ? 1.0 - HB_TAIL * total / (double)left : 0;
-	if (share <= 0)
+	uint64_t tail = (uint64_t)(HB_TAIL * hb->groups * hb->fds * hb->fds * (double)hb->loops);
+	int lo = 0, hi = hb->loops;	/* the largest skip with hb_kept >= tail */
+	if (hb_kept(hb, 0) <= tail)
 		return;	/* not much left: run to the end */
+	while (lo < hi) {
+		int mid = lo + (hi - lo + 1) / 2;
+		if (hb_kept(hb, mid) >= tail)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
 	for (int i = 0; i < hb->groups * hb->fds; i++) {
 		struct hb_child *c = &hb->child[2 * i + 1];
-		int rest = hb->loops - (c->loop < hb->loops ? c->loop + 1 : hb->loops);
-		c->skip = (int)(share * rest);
+		int left = hb_loops_left(hb, c);
+		c->skip = left < lo ? left : lo;
 		hb->packets[c->group] -= c->skip;
 		hb->skipped += (uint64_t)c->skip * (uint64_t)hb->fds;
 	}
