@@ -191,8 +191,8 @@ static int load_topology(struct machine *m, const cJSON *root, const cJSON *src,
 	m->ndies = m->nsockets * m->dies_per_socket;
 	m->ncores = m->ndies * m->cores_per_die;
 	m->topo = calloc((size_t)m->ncpus, sizeof(*m->topo));
-	m->dist = malloc((size_t)m->ncpus * (size_t)m->ncpus);
-	if (!m->topo || !m->dist)
+	m->loc = malloc((size_t)m->ncpus * sizeof(*m->loc));
+	if (!m->topo || !m->loc)
 		return sim_fail(err, "%s: out of memory", f);
 	/* Linux-like numbering: first threads of every core, then the second
 	 * threads, ...; cores in node, socket, die order. */
@@ -206,22 +206,21 @@ static int load_topology(struct machine *m, const cJSON *root, const cJSON *src,
 		tp->socket = tp->die / m->dies_per_socket;
 		tp->node = tp->socket / m->sockets_per_node;
 	}
-	for (int a = 0; a < m->ncpus; a++)
-		for (int b = 0; b < m->ncpus; b++) {
-			const struct hw_cpu_topo *x = &m->topo[a], *y = &m->topo[b];
-			/* A class names what differs: with one die per socket two
-			 * cores of a socket are "same_socket"; with one socket per
-			 * node two sockets are "other_socket". */
-			bool one_die = m->dies_per_socket == 1;
-			bool one_socket = m->sockets_per_node == 1;
-			enum hw_dist d = a == b ? DIST_SAME_CORE
-				: x->core == y->core ? DIST_SMT
-				: x->die == y->die ? (one_die ? DIST_SAME_SOCKET : DIST_SAME_DIE)
-				: x->socket == y->socket ? DIST_SAME_SOCKET
-				: x->node == y->node || one_socket ? DIST_OTHER_SOCKET
-				: DIST_OTHER_NODE;
-			m->dist[a * m->ncpus + b] = (uint8_t)d;
-		}
+	/* A class names what differs: with one die per socket two cores of a
+	 * socket are "same_socket"; with one socket per node two sockets are
+	 * "other_socket". Numbers are machine-wide, so the highest field in
+	 * which two CPUs' loc words differ says how far apart they are. */
+	for (int cpu = 0; cpu < m->ncpus; cpu++) {
+		const struct hw_cpu_topo *tp = &m->topo[cpu];
+		m->loc[cpu] = (uint64_t)tp->node << 48 | (uint64_t)tp->socket << 32 |
+			      (uint64_t)tp->die << 16 | (uint64_t)tp->core;
+	}
+	bool one_die = m->dies_per_socket == 1, one_socket = m->sockets_per_node == 1;
+	m->dist_by_level[0] = DIST_SMT;
+	m->dist_by_level[1] = one_die ? DIST_SAME_SOCKET : DIST_SAME_DIE;
+	m->dist_by_level[2] = DIST_SAME_SOCKET;
+	m->dist_by_level[3] = DIST_OTHER_SOCKET;
+	m->dist_by_level[4] = one_socket ? DIST_OTHER_SOCKET : DIST_OTHER_NODE;
 	return 0;
 }
 
@@ -551,9 +550,9 @@ out:
 void machine_free(struct machine *m)
 {
 	free(m->topo);
-	free(m->dist);
+	free(m->loc);
 	m->topo = NULL;
-	m->dist = NULL;
+	m->loc = NULL;
 }
 
 int machine_cost(const struct machine *m, const char *name, uint32_t *cycles,

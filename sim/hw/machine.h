@@ -49,7 +49,11 @@ struct machine {
 	int nodes, sockets_per_node, dies_per_socket, cores_per_die, threads_per_core;
 	int ncpus, nsockets;
 	struct hw_cpu_topo *topo;	/* by CPU number */
-	uint8_t *dist;			/* ncpus x ncpus enum hw_dist */
+	uint64_t *loc;			/* by CPU: node, socket, die and core numbers,
+					 * 16 bits each from the top, for machine_dist */
+	uint8_t dist_by_level[5];	/* the class of two CPUs whose loc words first
+					 * differ in the core (1), die (2), socket (3),
+					 * node (4) field, or (0) not at all */
 	uint32_t handoff[NR_DIST];	/* one-way hand-off of a line written at that
 					 * distance, locked cmpxchg included (what the
 					 * core-to-core-latency tool measures) */
@@ -80,7 +84,10 @@ void machine_free(struct machine *m);
 
 static inline enum hw_dist machine_dist(const struct machine *m, int a, int b)
 {
-	return (enum hw_dist)m->dist[a * m->ncpus + b];
+	if (a == b)
+		return DIST_SAME_CORE;
+	uint64_t x = m->loc[a] ^ m->loc[b];
+	return (enum hw_dist)m->dist_by_level[x ? (63 - __builtin_clzll(x)) / 16 + 1 : 0];
 }
 
 /* Cycles of a named entry of the cost table; sets err if it is missing. */
