@@ -11,7 +11,7 @@ static void llc_shape(struct hw_llc *c, uint32_t kb, uint32_t ways)
 {
 	memset(c, 0, sizeof(*c));
 	c->ways = ways;
-	c->lanes = (ways + LLC_CHUNK - 1) / LLC_CHUNK * LLC_CHUNK;
+	c->lanes = ways <= 8 ? 8 : (ways + LLC_CHUNK - 1) / LLC_CHUNK * LLC_CHUNK;
 	c->nsets = (uint32_t)((uint64_t)kb * 1024 / 64 / ways);
 	if (c->nsets && !(c->nsets & (c->nsets - 1)))
 		c->set_mask = c->nsets - 1;
@@ -32,7 +32,7 @@ bool llc_can_narrow(uint32_t kb, uint32_t ways, uint64_t mem_lines)
 
 static size_t llc_tag_bytes(const struct hw_llc *c, bool narrow)
 {
-	return (size_t)c->nsets * c->lanes * (narrow ? 2u : 4u);	/* whole 32-byte pieces */
+	return (size_t)c->nsets * c->lanes * (narrow ? 2u : 4u);	/* whole 16-byte pieces */
 }
 
 size_t llc_bytes(uint32_t kb, uint32_t ways, bool narrow)
@@ -84,6 +84,37 @@ static inline uint32_t eq16_narrow(const uint16_t *t, uint16_t key)
 #endif
 }
 
+/* The same for the 8 lanes of a cache of at most 8 ways (an L1). */
+static inline uint32_t eq8_wide(const uint32_t *t, uint32_t key)
+{
+#ifdef __SSE2__
+	const __m128i *v = (const __m128i *)t;
+	__m128i k = _mm_set1_epi32((int)key);
+	return (uint32_t)_mm_movemask_epi8(_mm_packs_epi16(
+		_mm_packs_epi32(_mm_cmpeq_epi32(_mm_load_si128(v), k),
+				_mm_cmpeq_epi32(_mm_load_si128(v + 1), k)), _mm_setzero_si128()));
+#else
+	uint32_t m = 0;
+	for (int i = 0; i < 8; i++)
+		m |= (uint32_t)(t[i] == key) << i;
+	return m;
+#endif
+}
+
+static inline uint32_t eq8_narrow(const uint16_t *t, uint16_t key)
+{
+#ifdef __SSE2__
+	__m128i k = _mm_set1_epi16((short)key);
+	return (uint32_t)_mm_movemask_epi8(_mm_packs_epi16(
+		_mm_cmpeq_epi16(_mm_load_si128((const __m128i *)t), k), _mm_setzero_si128()));
+#else
+	uint32_t m = 0;
+	for (int i = 0; i < 8; i++)
+		m |= (uint32_t)(t[i] == key) << i;
+	return m;
+#endif
+}
+
 /* The tag of `line` as stored. */
 static inline uint32_t llc_key(const struct hw_llc *c, uint64_t line)
 {
@@ -93,6 +124,12 @@ static inline uint32_t llc_key(const struct hw_llc *c, uint64_t line)
 /* The lane of set `s` that holds `key` among its `filled` lanes, or -1. */
 static inline int llc_find(const struct hw_llc *c, uint64_t s, uint32_t key, uint32_t filled)
 {
+	if (c->lanes == 8) {	/* an L1: one compare */
+		uint32_t eq = c->narrow ? eq8_narrow((const uint16_t *)c->tag + s * 8, (uint16_t)key)
+					: eq8_wide((const uint32_t *)c->tag + s * 8, key);
+		eq &= (1u << filled) - 1;
+		return eq ? __builtin_ctz(eq) : -1;
+	}
 	for (uint32_t base = 0; base < filled; base += LLC_CHUNK) {
 		uint32_t eq = c->narrow
 			? eq16_narrow((const uint16_t *)c->tag + s * c->lanes + base, (uint16_t)key)

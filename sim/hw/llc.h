@@ -6,12 +6,12 @@
  *
  * Layout, for the host's caches (the model is bound by their misses): a
  * set is its tags alone, kept in recency order (move to front: lane 0 the
- * most recently used), padded to a multiple of 16 lanes and compared 16
- * at a time, beside one byte per set that counts its filled ways; there is
- * no recency to load apart. A tag is the line number's low 32 bits (lines
- * 256 GB apart alias), or, when every line of the machine's memory fits
- * (llc_narrow), those bits above the set index in 16 bits: a 16-way set is
- * then half a host line. This is exact LRU: the same hits and misses as the
+ * most recently used), padded to 8 lanes (up to 8 ways: an L1) or to a
+ * multiple of 16 and compared 8 or 16 at a time, beside one byte per set
+ * that counts its filled ways; there is no recency to load apart. A tag is
+ * the line number's low 32 bits (lines 256 GB apart alias), or, when every
+ * line of the machine's memory fits (llc_can_narrow), those bits above the
+ * set index in 16 bits: a 16-way set is then half a host line. This is exact LRU: the same hits and misses as the
  * per-way timestamps it replaced, whose 32-bit clock could wrap after 2^32
  * accesses to one cache, and whose tag 0 (line 2^32 - 1 modulo 2^32, beyond
  * 256 GB of memory) looked empty. */
@@ -26,7 +26,7 @@
 
 struct hw_llc {
 	uint32_t nsets, ways;
-	uint32_t lanes;		/* ways rounded up to LLC_CHUNK */
+	uint32_t lanes;		/* 8 for up to 8 ways, else ways rounded up to LLC_CHUNK */
 	uint64_t set_mask;	/* nsets - 1 when nsets is a power of two, else 0 */
 	bool narrow;		/* 16-bit tags: the line's bits above the set index */
 	uint8_t set_bits;	/* log2(nsets) when narrow */
