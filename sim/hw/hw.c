@@ -24,7 +24,7 @@ int hw_init(struct hw *hw, struct engine *eng, const struct machine *m, struct s
 	hw->scratch = calloc((size_t)m->ncpus, sizeof(*hw->scratch));
 	hw->llc = calloc((size_t)m->ndies, sizeof(*hw->llc));
 	hw->l1 = calloc((size_t)m->ncores, sizeof(*hw->l1));
-	if (!hw->llc || !hw->l1 || hw_caches_layout(hw, UINT64_MAX) < 0)
+	if (!hw->llc || !hw->l1 || hw_caches_layout(hw, 1, 32) < 0)	/* any memory: wide */
 		return sim_fail(err, "out of memory for the caches");
 	if (!hw->bus || !hw->link || !hw->hub || !hw->home || !hw->waiter || !hw->scratch)
 		return sim_fail(err, "out of memory");
@@ -45,14 +45,13 @@ int hw_init(struct hw *hw, struct engine *eng, const struct machine *m, struct s
 	return 0;
 }
 
-int hw_caches_layout(struct hw *hw, uint64_t mem_lines)
+/* Lay every cache out afresh in a new arena: each die's cache with
+ * llc_span bits of narrow tags (0: wide), each core's L1 with l1_span. */
+static int caches_arena(struct hw *hw, int llc_span, int l1_span, int node_shift)
 {
 	const struct machine *m = hw->m;
-	bool llc_narrow = llc_can_narrow(m->llc_kb, m->llc_ways, mem_lines);
-	bool l1_narrow = llc_can_narrow(m->l1_kb, m->l1_ways, mem_lines);
-	size_t llc_each = llc_bytes(m->llc_kb, m->llc_ways, llc_narrow);
-	size_t l1_each = llc_bytes(m->l1_kb, m->l1_ways, l1_narrow);
-	hostmem_free(hw->cache_mem, hw->cache_bytes);
+	size_t llc_each = llc_bytes(m->llc_kb, m->llc_ways, llc_span > 0);
+	size_t l1_each = llc_bytes(m->l1_kb, m->l1_ways, l1_span > 0);
 	/* every die's cache and every core's L1 in one huge-page arena */
 	hw->cache_bytes = llc_each * (size_t)m->ndies + l1_each * (size_t)m->ncores;
 	hw->cache_mem = hostmem_alloc(hw->cache_bytes);
@@ -60,9 +59,59 @@ int hw_caches_layout(struct hw *hw, uint64_t mem_lines)
 		return -1;
 	char *mem = hw->cache_mem;
 	for (int d = 0; d < m->ndies; d++, mem += llc_each)
-		llc_init(&hw->llc[d], m->llc_kb, m->llc_ways, llc_narrow, mem);
+		llc_init(&hw->llc[d], m->llc_kb, m->llc_ways, llc_span, node_shift, mem);
 	for (int c = 0; c < m->ncores; c++, mem += l1_each)
-		llc_init(&hw->l1[c], m->l1_kb, m->l1_ways, l1_narrow, mem);
+		llc_init(&hw->l1[c], m->l1_kb, m->l1_ways, l1_span, node_shift, mem);
+	return 0;
+}
+
+int hw_caches_layout(struct hw *hw, uint32_t nodes, int node_shift)
+{
+	const struct machine *m = hw->m;
+	int llc_span = llc_narrow_span(m->llc_kb, m->llc_ways, nodes, node_shift);
+	int l1_span = llc_narrow_span(m->l1_kb, m->l1_ways, nodes, node_shift);
+	if (l1_span < node_shift)
+		l1_span = 0;	/* L1s are small: narrow only if they never widen */
+	if (getenv("SLABSIM_WIDE_TAGS"))	/* tests: narrow tags change no result */
+		llc_span = l1_span = 0;
+	hostmem_free(hw->cache_mem, hw->cache_bytes);
+	hw->cache_mem = NULL;
+	hw->narrow_reach = llc_span > 0 && llc_span < node_shift ? 1ull << llc_span : UINT64_MAX;
+	return caches_arena(hw, llc_span, l1_span, node_shift);
+}
+
+int hw_caches_widen(struct hw *hw)
+{
+	const struct machine *m = hw->m;
+	void *old = hw->cache_mem;
+	size_t old_bytes = hw->cache_bytes;
+	struct hw_llc *narrow = malloc((size_t)m->ndies * sizeof(*narrow));
+	struct hw_llc *l1 = malloc((size_t)m->ncores * sizeof(*l1));
+	if (!narrow || !l1) {
+		free(narrow);
+		free(l1);
+		return -1;
+	}
+	memcpy(narrow, hw->llc, (size_t)m->ndies * sizeof(*narrow));
+	memcpy(l1, hw->l1, (size_t)m->ncores * sizeof(*l1));
+	size_t l1_each = llc_bytes(m->l1_kb, m->l1_ways, l1[0].span_bits > 0);
+	if (caches_arena(hw, 0, l1[0].span_bits, l1[0].node_shift) < 0) {
+		hw->cache_mem = old;
+		hw->cache_bytes = old_bytes;
+		memcpy(hw->llc, narrow, (size_t)m->ndies * sizeof(*narrow));
+		memcpy(hw->l1, l1, (size_t)m->ncores * sizeof(*l1));
+		free(narrow);
+		free(l1);
+		return -1;
+	}
+	for (int d = 0; d < m->ndies; d++)
+		llc_widen(&narrow[d], &hw->llc[d], hw->llc[d].tag);
+	for (int c = 0; c < m->ncores; c++)	/* L1s keep their layout: copy them */
+		memcpy(hw->l1[c].tag, l1[c].tag, l1_each);
+	hostmem_free(old, old_bytes);
+	free(narrow);
+	free(l1);
+	hw->narrow_reach = UINT64_MAX;
 	return 0;
 }
 

@@ -73,8 +73,9 @@ struct hw {
 	uint32_t mlp;			/* extra lines of a multi-line access cost 1/mlp */
 	struct hw_llc *llc;		/* [ndies]: each die's last-level cache */
 	struct hw_llc *l1;		/* [ncores]: each core's L1 data cache */
-	void *cache_mem;		/* the tags and ranks of all of them */
+	void *cache_mem;		/* the tags of all of them */
 	size_t cache_bytes;
+	uint64_t narrow_reach;		/* lines of a node the narrow tags tell apart */
 	uint32_t stream_mlp;		/* misses of a sequential walk overlap this much */
 	void **arena;			/* sharer bitmaps, freed with the hw */
 	int narena;
@@ -85,11 +86,21 @@ struct hw {
 int hw_init(struct hw *hw, struct engine *eng, const struct machine *m, struct sim_err *err);
 void hw_destroy(struct hw *hw);
 
-/* Lay the caches out afresh (empty) for a memory of `mem_lines` 64-byte
- * lines: 16-bit tags where they tell every line apart (llc.h). hw_init
- * lays them out for any memory; the kernel calls this once it knows its
- * own, before any access. -1 if the host has no memory for them. */
-int hw_caches_layout(struct hw *hw, uint64_t mem_lines);
+/* Lay the caches out afresh (empty) for a memory of `nodes` nodes of
+ * 2^node_shift 64-byte lines each: 16-bit tags where they fit (llc.h).
+ * hw_init lays them out for any memory; the kernel calls this once it knows
+ * its own, before any access. -1 if the host has no memory for them. */
+int hw_caches_layout(struct hw *hw, uint32_t nodes, int node_shift);
+
+/* Make narrow die caches wide, keeping what they hold (hw_memory_reach). */
+int hw_caches_widen(struct hw *hw);
+
+/* Lines up to offset `off` of a node (from its start) may be used from now
+ * on: caches whose narrow tags cannot tell them apart widen first. */
+static inline int hw_memory_reach(struct hw *hw, uint64_t off)
+{
+	return off > hw->narrow_reach ? hw_caches_widen(hw) : 0;
+}
 
 /* A line homed on `node`, cached nowhere yet. */
 void hw_line_init(struct hw *hw, struct hw_line *l, int node);

@@ -19,15 +19,21 @@ static void llc_shape(struct hw_llc *c, uint32_t kb, uint32_t ways)
 		c->set_bits++;
 }
 
-bool llc_can_narrow(uint32_t kb, uint32_t ways, uint64_t mem_lines)
+int llc_narrow_span(uint32_t kb, uint32_t ways, uint32_t nodes, int node_shift)
 {
 	struct hw_llc c;
 	llc_shape(&c, kb, ways);
-	/* the line numbers' low 32 bits are their offsets in the direct map,
-	 * whose first line is 2^32-aligned; each set's lines differ above
-	 * set_bits, in at most 16 bits */
-	return c.set_mask && mem_lines <= (1ull << 32) && mem_lines > 0 &&
-	       ((mem_lines - 1) >> c.set_bits) < (1ull << 16);
+	int node_bits = 0;
+	while ((1u << node_bits) < nodes)
+		node_bits++;
+	/* line numbers' low 32 bits are their offsets in the direct map, whose
+	 * first line is 2^32-aligned: beyond that, lines alias anyway */
+	if (!c.set_mask || !nodes || node_shift >= 32 || node_shift + node_bits > 32)
+		return 0;
+	int span = 16 + c.set_bits - node_bits;	/* node and offset above the set */
+	if (span > node_shift)
+		span = node_shift;
+	return span > c.set_bits ? span : 0;
 }
 
 static size_t llc_tag_bytes(const struct hw_llc *c, bool narrow)
@@ -42,12 +48,14 @@ size_t llc_bytes(uint32_t kb, uint32_t ways, bool narrow)
 	return (llc_tag_bytes(&c, narrow) + c.nsets + 63) / 64 * 64;
 }
 
-void llc_init(struct hw_llc *c, uint32_t kb, uint32_t ways, bool narrow, void *mem)
+void llc_init(struct hw_llc *c, uint32_t kb, uint32_t ways, int span_bits, int node_shift,
+	      void *mem)
 {
 	llc_shape(c, kb, ways);
-	c->narrow = narrow;
+	c->span_bits = (uint8_t)span_bits;
+	c->node_shift = (uint8_t)node_shift;
 	c->tag = mem;
-	c->fill = (uint8_t *)mem + llc_tag_bytes(c, narrow);
+	c->fill = (uint8_t *)mem + llc_tag_bytes(c, span_bits > 0);
 }
 
 /* Bit i set: lane i of the 16 tags at `t` equals the key. */
@@ -115,23 +123,49 @@ static inline uint32_t eq8_narrow(const uint16_t *t, uint16_t key)
 #endif
 }
 
-/* The tag of `line` as stored. */
+/* The tag of `line` as stored: narrow, the node above the offset in it,
+ * both above the set index. */
 static inline uint32_t llc_key(const struct hw_llc *c, uint64_t line)
 {
-	return c->narrow ? (uint32_t)line >> c->set_bits : (uint32_t)line;
+	uint32_t off = (uint32_t)line;
+	if (!c->span_bits)
+		return off;
+	uint32_t node = off >> c->node_shift, in = off & ((1u << c->node_shift) - 1);
+	return ((node << c->span_bits) | in) >> c->set_bits;
+}
+
+/* The wide tag (low 32 bits of the line) of narrow tag `key` in set `s`. */
+static uint32_t llc_wide_key(const struct hw_llc *c, uint32_t key, uint64_t s)
+{
+	uint32_t compact = key << c->set_bits | (uint32_t)s;
+	uint32_t node = compact >> c->span_bits;
+	return node << c->node_shift | (compact & ((1u << c->span_bits) - 1));
+}
+
+void llc_widen(const struct hw_llc *from, struct hw_llc *to, void *mem)
+{
+	*to = *from;
+	llc_init(to, from->nsets * from->ways * 64 / 1024, from->ways, 0, 0, mem);
+	for (uint64_t s = 0; s < from->nsets; s++) {
+		const uint16_t *t = (const uint16_t *)from->tag + s * from->lanes;
+		uint32_t *w = (uint32_t *)to->tag + s * to->lanes;
+		for (uint32_t i = 0; i < from->fill[s]; i++)
+			w[i] = llc_wide_key(from, t[i], s);
+		to->fill[s] = from->fill[s];
+	}
 }
 
 /* The lane of set `s` that holds `key` among its `filled` lanes, or -1. */
 static inline int llc_find(const struct hw_llc *c, uint64_t s, uint32_t key, uint32_t filled)
 {
 	if (c->lanes == 8) {	/* an L1: one compare */
-		uint32_t eq = c->narrow ? eq8_narrow((const uint16_t *)c->tag + s * 8, (uint16_t)key)
+		uint32_t eq = c->span_bits ? eq8_narrow((const uint16_t *)c->tag + s * 8, (uint16_t)key)
 					: eq8_wide((const uint32_t *)c->tag + s * 8, key);
 		eq &= (1u << filled) - 1;
 		return eq ? __builtin_ctz(eq) : -1;
 	}
 	for (uint32_t base = 0; base < filled; base += LLC_CHUNK) {
-		uint32_t eq = c->narrow
+		uint32_t eq = c->span_bits
 			? eq16_narrow((const uint16_t *)c->tag + s * c->lanes + base, (uint16_t)key)
 			: eq16_wide((const uint32_t *)c->tag + s * c->lanes + base, key);
 		uint32_t n = filled - base;
@@ -147,7 +181,7 @@ static inline int llc_find(const struct hw_llc *c, uint64_t s, uint32_t key, uin
  * was in lane n is dropped, or was `key`). */
 static inline void llc_to_front(struct hw_llc *c, uint64_t s, uint32_t n, uint32_t key)
 {
-	if (c->narrow) {
+	if (c->span_bits) {
 		uint16_t *t = (uint16_t *)c->tag + s * c->lanes;
 		memmove(t + 1, t, (size_t)n * sizeof(*t));
 		t[0] = (uint16_t)key;

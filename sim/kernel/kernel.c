@@ -125,7 +125,12 @@ int kernel_init(struct kernel *k, struct engine *eng, struct hw *hw,
 	if (page_alloc_init(&k->pa, k, pages, err) < 0 || sched_init(&k->sched, k, err) < 0)
 		return -1;
 	/* the caches hold lines of this memory only: their tags can be narrow */
-	if (hw_caches_layout(hw, k->pa.total_pages << (PAGE_SHIFT - 6)) < 0)
+	uint64_t node_lines = k->pa.total_pages / (uint64_t)k->pa.nodes << (PAGE_SHIFT - 6);
+	int node_shift = 0;
+	while ((1ull << node_shift) < node_lines)
+		node_shift++;
+	if (hw_caches_layout(hw, (uint32_t)k->pa.nodes,
+			     (1ull << node_shift) == node_lines ? node_shift : 64) < 0)
 		return sim_fail(err, "out of memory for the caches");
 	if (policy->create(k, policy_params, &k->pstate, err) < 0)
 		return -1;

@@ -144,6 +144,9 @@ static struct page *__rmqueue(struct page_alloc *pa, struct zone *z, int order)
 		uint64_t n = 1ull << (MAX_ORDER - 1);
 		if (z->wild_pfn + n > z->end_pfn)
 			return NULL;
+		/* the die caches' tags must tell this part of the node apart */
+		if (hw_memory_reach(pa->k->hw, (z->wild_pfn + n - z->start_pfn) << (PAGE_SHIFT - 6)) < 0)
+			kernel_violation(pa->k, "out of host memory for the die caches' wide tags");
 		memmap_init(pa, z->wild_pfn, n, z->nid);
 		page = pfn_to_page(pa, z->wild_pfn);
 		z->wild_pfn += n;

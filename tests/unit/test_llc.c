@@ -84,21 +84,24 @@ static uint64_t rnd(uint64_t *x)
 /* `n` accesses to lines drawn from a pool a few times the cache's size,
  * with runs of consecutive lines (objects of several lines) and repeats
  * (the most recent lines again), checked access by access. */
-static void compare_shape_as(uint32_t kb, uint32_t ways, bool narrow, uint64_t n, uint64_t seed)
+/* Narrow tags (span_bits > 0) for `nodes` nodes of 2^node_shift lines. */
+static void compare_shape_as(uint32_t kb, uint32_t ways, int span_bits, int nodes, int node_shift,
+			     uint64_t n, uint64_t seed)
 {
 	struct hw_llc c;
 	struct ref_cache r;
+	bool narrow = span_bits > 0;
 	size_t bytes = llc_bytes(kb, ways, narrow);
 	assert_int_equal(bytes % 64, 0);
 	void *mem = hostmem_alloc(bytes);
 	assert_non_null(mem);
-	llc_init(&c, kb, ways, narrow, mem);
+	llc_init(&c, kb, ways, span_bits, node_shift, mem);
 	ref_init(&r, kb, ways);
 	assert_int_equal(c.nsets, r.nsets);
-	/* lines from a pool 3 times the cache, within the memory narrow tags
-	 * allow (every line, if they are 32 bits) */
+	/* lines from a pool 3 times the cache, within what narrow tags tell
+	 * apart: the first 2^span_bits lines of each node (any line, wide) */
 	uint64_t x = seed, pool = (uint64_t)kb * 1024 / 64 * 3, recent[8] = { 0 };
-	uint64_t span = narrow ? (uint64_t)c.nsets << 16 : 1ull << 32;
+	uint64_t span = narrow ? 1ull << span_bits : 1ull << 32;
 	uint64_t base = 0x3fffe200000000ull;	/* the direct map's first line */
 	for (uint64_t i = 0; i < n;) {
 		uint64_t v = rnd(&x);
@@ -106,7 +109,8 @@ static void compare_shape_as(uint32_t kb, uint32_t ways, bool narrow, uint64_t n
 		if (v % 4 == 0)
 			line = recent[(v >> 8) % 8];
 		else
-			line = base + ((v >> 16) % pool * 0x9e3779b1ull) % (span - 8);
+			line = base + ((v >> 16) % pool * 0x9e3779b1ull) % (span - 8) +
+			       (narrow ? ((v >> 48) % (uint64_t)nodes << node_shift) : 0);
 		int run = 1 + (int)((v >> 40) % 8);
 		for (int k = 0; k < run && i < n; k++, i++) {
 			uint64_t l = line + (uint64_t)k;
@@ -123,23 +127,46 @@ static void compare_shape_as(uint32_t kb, uint32_t ways, bool narrow, uint64_t n
 	/* with a power of two of sets, lines 2^32 apart are the same line to
 	 * the model (documented) */
 	llc_access(&c, base + 5);
-	if (!(c.nsets & (c.nsets - 1)))
+	ref_access(&r, base + 5);
+	if (!narrow && !(c.nsets & (c.nsets - 1)))
 		assert_true(llc_present(&c, base + 5 + (1ull << 32)));
+	if (narrow) {	/* widened, it holds the same lines in the same order */
+		struct hw_llc w;
+		size_t wbytes = llc_bytes(kb, ways, false);
+		void *wmem = hostmem_alloc(wbytes);
+		llc_widen(&c, &w, wmem);
+		assert_int_equal(w.span_bits, 0);
+		for (uint64_t i = 0; i < 20000; i++) {
+			uint64_t v = rnd(&x);
+			uint64_t l = base + ((v >> 16) % pool * 0x9e3779b1ull) % (span - 8) +
+				     ((v >> 48) % (uint64_t)nodes << node_shift);
+			assert_int_equal(llc_present(&w, l), ref_find(&r, l) >= 0);
+			assert_int_equal(llc_access(&w, l), ref_access(&r, l));
+		}
+		hostmem_free(wmem, wbytes);
+	}
 	ref_free(&r);
 	hostmem_free(mem, bytes);
 }
 
-/* Both tag widths where the shape allows narrow tags for some memory. */
+/* Both tag widths where the shape allows narrow tags: one node whose every
+ * line they tell apart, and four nodes whose first 2^span_bits lines they do. */
 static void compare_shape(uint32_t kb, uint32_t ways, uint64_t n, uint64_t seed)
 {
-	compare_shape_as(kb, ways, false, n, seed);
+	compare_shape_as(kb, ways, 0, 1, 0, n, seed);
 	uint32_t nsets = kb * 1024 / 64 / ways;
+	int set_bits = 0;
+	while ((1u << set_bits) < nsets)
+		set_bits++;
 	if (!(nsets & (nsets - 1))) {
-		assert_true(llc_can_narrow(kb, ways, (uint64_t)nsets << 16));
-		assert_false(llc_can_narrow(kb, ways, ((uint64_t)nsets << 16) + 1));
-		compare_shape_as(kb, ways, true, n, seed + 100);
+		assert_int_equal(llc_narrow_span(kb, ways, 1, set_bits + 16), set_bits + 16);
+		assert_int_equal(llc_narrow_span(kb, ways, 1, set_bits + 10), set_bits + 10);
+		assert_int_equal(llc_narrow_span(kb, ways, 4, set_bits + 16), set_bits + 14);
+		assert_int_equal(llc_narrow_span(kb, ways, 1, 32), 0);	/* 256 GB a node */
+		compare_shape_as(kb, ways, set_bits + 16, 1, set_bits + 16, n, seed + 100);
+		compare_shape_as(kb, ways, set_bits + 14, 4, set_bits + 16, n, seed + 200);
 	} else {
-		assert_false(llc_can_narrow(kb, ways, 1024));
+		assert_int_equal(llc_narrow_span(kb, ways, 1, 20), 0);
 	}
 }
 
@@ -178,7 +205,7 @@ static void test_fill_then_evict(void **state)
 	struct hw_llc c;
 	size_t bytes = llc_bytes(4, 4, false);	/* 16 sets of 4 ways */
 	void *mem = hostmem_alloc(bytes);
-	llc_init(&c, 4, 4, false, mem);
+	llc_init(&c, 4, 4, 0, 0, mem);
 	for (uint64_t w = 0; w < 4; w++)
 		assert_false(llc_access(&c, 16 * w));	/* four lines of set 0 */
 	assert_true(llc_access(&c, 0));		/* 0 is now the most recent */
