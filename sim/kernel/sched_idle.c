@@ -47,14 +47,31 @@ int load_balance(struct sched *s, struct sim_cpu *cpu, bool newidle)
 	const struct machine *m = s->k->m;
 	int busiest = -1, most = rq->nr_running;
 	/* only queues with a task that may move count (the kernel's
-	 * LBF_ALL_PINNED: a queue of pinned tasks is not pulled from) */
+	 * LBF_ALL_PINNED: a queue of pinned tasks is not pulled from). One
+	 * scan finds the busiest queue at each distance (the first of the
+	 * longest, in CPU order); the domains, lowest first, take the busiest
+	 * within them: the nearest one unless a farther one is longer. */
+	int best[NR_DIST];
+	for (int d = 0; d < NR_DIST; d++)
+		best[d] = -1;
+	for (int i = 0; s->nr_movable > 0 && i < s->ncpus; i++) {
+		const struct rq *q = &s->rq[i];
+		if (q->nr_running <= most || q->nr_movable <= 0)
+			continue;
+		int d = (int)machine_dist(m, cpu->id, i);
+		if (best[d] < 0 || q->nr_running > s->rq[best[d]].nr_running)
+			best[d] = i;
+	}
+	int within = -1;	/* the busiest of the domain so far */
 	for (int d = DIST_SMT; d < NR_DIST && busiest < 0 && s->nr_movable > 0; d++) {
-		for (int i = 0; i < s->ncpus; i++)
-			if ((int)machine_dist(m, cpu->id, i) <= d && s->rq[i].nr_running > most &&
-			    s->rq[i].nr_movable > 0) {
-				most = s->rq[i].nr_running;
-				busiest = i;
-			}
+		int b = best[d];	/* (best[DIST_SAME_CORE]: this queue, never longer) */
+		if (b >= 0 && (within < 0 || s->rq[b].nr_running > s->rq[within].nr_running ||
+			       (s->rq[b].nr_running == s->rq[within].nr_running && b < within)))
+			within = b;
+		if (within >= 0) {
+			busiest = within;
+			most = s->rq[within].nr_running;
+		}
 		if (busiest >= 0 && most - rq->nr_running < (newidle ? 1 : 2))
 			busiest = -1, most = rq->nr_running;	/* balanced here: look wider */
 	}
