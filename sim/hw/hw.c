@@ -162,35 +162,58 @@ void hw_line_init(struct hw *hw, struct hw_line *l, int node)
 	l->spin = NULL;
 	l->watch = NULL;
 	l->spin_first_only = false;
+	l->far_spilled = false;
+	l->far[0] = l->far[1] = l->far[2] = 0;
 	l->sharers0 = 0;
 	l->more = hw->nwords > 1 ? arena_words(hw, hw->nwords - 1) : NULL;
 }
 
-static inline uint64_t *sharer_word(struct hw_line *l, int cpu)
+/* The sharers are a set of CPUs: CPUs 0-63 in sharers0; CPUs from 64 on
+ * in far[] while there are at most 3 of them, then all in more[]. */
+static inline uint64_t *more_word(struct hw_line *l, int cpu)
 {
-	return cpu < 64 ? &l->sharers0 : &l->more[(cpu >> 6) - 1];
+	return &l->more[(cpu >> 6) - 1];
 }
 
 static inline bool sharer_test(struct hw_line *l, int cpu)
 {
-	return (*sharer_word(l, cpu) >> (cpu & 63)) & 1;
+	if (cpu < 64)
+		return (l->sharers0 >> cpu) & 1;
+	if (l->far_spilled)
+		return (*more_word(l, cpu) >> (cpu & 63)) & 1;
+	return l->far[0] == cpu || l->far[1] == cpu || l->far[2] == cpu;
 }
 
 static inline void sharer_set(struct hw_line *l, int cpu)
 {
-	uint64_t bit = 1ull << (cpu & 63), *w = sharer_word(l, cpu);
-	if (!(*w & bit)) {
-		*w |= bit;
-		l->nsharers++;
+	if (sharer_test(l, cpu))
+		return;
+	l->nsharers++;
+	if (cpu < 64) {
+		l->sharers0 |= 1ull << cpu;
+		return;
 	}
+	if (!l->far_spilled) {
+		for (int i = 0; i < 3; i++)
+			if (!l->far[i]) {
+				l->far[i] = (uint16_t)cpu;
+				return;
+			}
+		for (int i = 0; i < 3; i++)	/* a fourth: all go to more[] */
+			*more_word(l, l->far[i]) |= 1ull << (l->far[i] & 63);
+		l->far_spilled = true;
+	}
+	*more_word(l, cpu) |= 1ull << (cpu & 63);
 }
 
 static inline void sharers_clear(struct hw *hw, struct hw_line *l)
 {
 	if (l->nsharers) {
 		l->sharers0 = 0;
-		if (l->more)
+		l->far[0] = l->far[1] = l->far[2] = 0;
+		if (l->far_spilled)
 			memset(l->more, 0, (size_t)(hw->nwords - 1) * sizeof(uint64_t));
+		l->far_spilled = false;
 	}
 	l->nsharers = 0;
 }
@@ -198,12 +221,13 @@ static inline void sharers_clear(struct hw *hw, struct hw_line *l)
 void hw_line_reset(struct hw *hw, struct hw_line *l, int node)
 {
 	uint64_t *more = l->more;
+	bool spilled = l->far_spilled;
 	memset(l, 0, sizeof(*l));
 	l->owner = -1;
 	l->src = -1;
 	l->home = (uint16_t)node;
 	l->more = more;
-	if (more)
+	if (spilled)
 		memset(more, 0, (size_t)(hw->nwords - 1) * sizeof(uint64_t));
 }
 
@@ -214,23 +238,40 @@ void hw_line_set_owner(struct hw *hw, struct hw_line *l, int cpu)
 	l->src = (int16_t)cpu;
 }
 
+/* The farther of sharer c and the best so far (the first in CPU order wins
+ * a tie), other than `cpu` itself. */
+static inline void farther(const struct hw *hw, int cpu, int c, int *best, int *bestd)
+{
+	if (c == cpu)
+		return;
+	int d = (int)machine_dist(hw->m, cpu, c);
+	if (d > *bestd) {
+		*bestd = d;
+		*best = c;
+	}
+}
+
 /* The sharer other than `cpu` farthest from it: an invalidation waits for it. */
 static int farthest_sharer(const struct hw *hw, const struct hw_line *l, int cpu)
 {
 	int best = -1, bestd = -1;
-	for (int w = 0; w < hw->nwords; w++) {
-		uint64_t bits = w ? l->more[w - 1] : l->sharers0;
-		while (bits) {
-			int c = w * 64 + __builtin_ctzll(bits);
-			bits &= bits - 1;
-			if (c == cpu)
-				continue;
-			int d = (int)machine_dist(hw->m, cpu, c);
-			if (d > bestd) {
-				bestd = d;
-				best = c;
-			}
-		}
+	for (uint64_t bits = l->sharers0; bits; bits &= bits - 1)
+		farther(hw, cpu, __builtin_ctzll(bits), &best, &bestd);
+	if (l->far_spilled) {
+		for (int w = 1; w < hw->nwords; w++)
+			for (uint64_t bits = l->more[w - 1]; bits; bits &= bits - 1)
+				farther(hw, cpu, w * 64 + __builtin_ctzll(bits), &best, &bestd);
+	} else {	/* far[] in CPU order */
+		uint16_t f[3] = { l->far[0], l->far[1], l->far[2] };
+		for (int i = 0; i < 2; i++)
+			for (int j = i + 1; j < 3; j++)
+				if ((f[j] && f[j] < f[i]) || (f[j] && !f[i])) {
+					uint16_t t = f[i];
+					f[i] = f[j];
+					f[j] = t;
+				}
+		for (int i = 0; i < 3 && f[i]; i++)
+			farther(hw, cpu, f[i], &best, &bestd);
 	}
 	return best;
 }

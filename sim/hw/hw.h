@@ -32,8 +32,11 @@ struct hw_line {
 	struct hw_waiter *spin;	/* CPUs spinning on it (a lock's waiters) */
 	struct hw_waiter *watch;	/* CPUs waiting for its next write (hw_spin_until) */
 	bool spin_first_only;	/* queued lock: only the first waiter spins here */
+	bool far_spilled;	/* sharers among CPUs 64.. are in more[], not far[] */
+	uint16_t far[3];	/* up to 3 sharers among CPUs 64.. (0: none), on
+				 * this host line: most lines have few sharers */
 	uint64_t sharers0;	/* sharers among CPUs 0-63 */
-	uint64_t *more;		/* sharers among CPUs 64.., if the machine has them */
+	uint64_t *more;		/* sharers among CPUs 64.., once far[] is full */
 };
 
 /* A line of a slab object: only its last writer is tracked (objects move

@@ -122,6 +122,69 @@ static void test_spinner_feedback(void **state)
 	assert_true(hold[1] > hold[0] + 12 * m.occ_bus);
 }
 
+/* The sharers of a line on a machine of more than 64 CPUs (Genoa: 384),
+ * in a line's own words while few, in its spill words beyond: a write
+ * invalidates every copy and waits for the farthest sharer (the first in
+ * CPU order of those as far), and every former sharer misses afterwards. */
+static void test_many_cpu_sharers(void **state)
+{
+	(void)state;
+	struct machine g;
+	struct engine ge;
+	struct hw gh;
+	struct sim_err err;
+	assert_int_equal(machine_load(&g, "epyc-genoa-2s", &err), 0);
+	assert_int_equal(engine_init(&ge, g.ncpus, 1), 0);
+	assert_int_equal(hw_init(&gh, &ge, &g, &err), 0);
+	static const int sets[][8] = {
+		{ 3, -1 }, { 100, 70, -1 }, { 70, 300, 200, -1 }, { 5, 70, 200, 300, 383, 100, -1 },
+		{ 383, 255, 191, 64, 65, 66, -1 },
+	};
+	uint64_t t = 1000000;
+	for (size_t k = 0; k < sizeof(sets) / sizeof(sets[0]); k++)
+		for (int writer = 0; writer < g.ncpus; writer += 125) {
+			struct hw_line l;
+			hw_line_init(&gh, &l, 0);
+			struct sim_cpu *w = &ge.cpus[writer];
+			w->clock = t += 100000;
+			hw_write(&gh, w, &l);
+			int far = -1, fard = -1;
+			for (int i = 0; sets[k][i] >= 0; i++) {
+				struct sim_cpu *r = &ge.cpus[sets[k][i]];
+				r->clock = t += 100000;
+				hw_read(&gh, r, &l);
+				uint64_t again = r->clock;
+				hw_read(&gh, r, &l);	/* a sharer reads its own copy: a hit */
+				assert_int_equal(r->clock, again);
+				int d = (int)machine_dist(&g, writer, sets[k][i]);
+				if (sets[k][i] != writer && (d > fard || (d == fard && sets[k][i] < far)))
+					far = sets[k][i], fard = d;
+			}
+			for (int i = 0; sets[k][i] >= 0; i++) {	/* every copy is still there */
+				struct sim_cpu *r = &ge.cpus[sets[k][i]];
+				uint64_t r0 = r->clock = t += 100000;
+				hw_read(&gh, r, &l);
+				assert_int_equal(r->clock, r0);
+			}
+			w->clock = t += 100000;
+			uint64_t t0 = w->clock;
+			hw_write(&gh, w, &l);
+			assert_int_equal(w->clock - t0, g.handoff[fard]);
+			for (int i = 0; sets[k][i] >= 0; i++) {	/* every copy is gone */
+				struct sim_cpu *r = &ge.cpus[sets[k][i]];
+				r->clock = t += 100000;
+				uint64_t r0 = r->clock;
+				hw_read(&gh, r, &l);
+				if (sets[k][i] != writer)
+					assert_true(r->clock > r0);
+				hw_write(&gh, w, &l);	/* (w's clock is behind: the write is a hit) */
+			}
+		}
+	hw_destroy(&gh);
+	engine_destroy(&ge);
+	machine_free(&g);
+}
+
 int main(void)
 {
 	setenv("SLABSIM_MACHINES", "machines", 1);
@@ -129,6 +192,7 @@ int main(void)
 		cmocka_unit_test(test_costs_by_distance),
 		cmocka_unit_test(test_fabric_queueing),
 		cmocka_unit_test(test_spinner_feedback),
+		cmocka_unit_test(test_many_cpu_sharers),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
