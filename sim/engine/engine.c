@@ -61,9 +61,9 @@ void engine_destroy(struct engine *eng)
 /* --- the ready CPUs: a tournament tree --- */
 
 /* Set a CPU's leaf to `key` and replay the matches on its path to the
- * root: each node holds the smaller key of its two children. Keys hold the
- * CPU number under the time (ENGINE_KEY), so equal times go to the lower
- * CPU, the one on the left. */
+ * root, up to the first whose winner does not change: each node holds the
+ * smaller key of its two children. Keys hold the CPU number under the time,
+ * so equal times go to the lower CPU, the one on the left. */
 static inline void set_leaf(struct engine *eng, int cpu, uint64_t k)
 {
 	uint64_t *key = eng->resume_at;
@@ -73,6 +73,8 @@ static inline void set_leaf(struct engine *eng, int cpu, uint64_t k)
 		uint64_t ks = key[n ^ 1];
 		k = ks < k ? ks : k;
 		n >>= 1;
+		if (key[n] == k)
+			break;	/* this match's winner is unchanged: so are the rest */
 		key[n] = k;
 	}
 }
