@@ -109,21 +109,32 @@ static int hb_loops_left(const struct hackbench *hb, const struct hb_child *c)
 	return hb->loops - (c->loop < hb->loops ? c->loop + 1 : hb->loops);
 }
 
+/* The loops sender c skips when every sender skips `skip`: at most all but
+ * one of those it has left, so that every receiver still has a message to
+ * come from each sender with loops left (none waits for a message no one
+ * will send). */
+static int hb_skip_of(const struct hackbench *hb, const struct hb_child *c, int skip)
+{
+	int left = hb_loops_left(hb, c);
+	return left - 1 < skip ? (left > 1 ? left - 1 : 0) : skip;
+}
+
 /* Messages the senders would still send if each skipped `skip` loops. */
 static uint64_t hb_kept(const struct hackbench *hb, int skip)
 {
 	uint64_t kept = 0;
 	for (int i = 0; i < hb->groups * hb->fds; i++) {
-		int left = hb_loops_left(hb, &hb->child[2 * i + 1]);
-		kept += (uint64_t)(left > skip ? left - skip : 0) * (uint64_t)hb->fds;
+		const struct hb_child *c = &hb->child[2 * i + 1];
+		kept += (uint64_t)(hb_loops_left(hb, c) - hb_skip_of(hb, c, skip)) *
+			(uint64_t)hb->fds;
 	}
 	return kept;
 }
 
 /* The rate has settled: each sender skips the same number of loops after
- * the one it is on (all it has left, if fewer), the most that leaves
- * HB_TAIL of all messages to come; its group's receivers expect as many
- * fewer. */
+ * the one it is on (all but one it has left, if fewer), the most that
+ * leaves HB_TAIL of all messages to come; its group's receivers expect as
+ * many fewer. */
 static void hb_settled(struct hackbench *hb)
 {
 	hb->settled = true;
@@ -140,8 +151,7 @@ static void hb_settled(struct hackbench *hb)
 	}
 	for (int i = 0; i < hb->groups * hb->fds; i++) {
 		struct hb_child *c = &hb->child[2 * i + 1];
-		int left = hb_loops_left(hb, c);
-		c->skip = left < lo ? left : lo;
+		c->skip = hb_skip_of(hb, c, lo);
 		hb->packets[c->group] -= c->skip;
 		hb->skipped += (uint64_t)c->skip * (uint64_t)hb->fds;
 	}
