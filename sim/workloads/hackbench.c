@@ -6,12 +6,12 @@
  * once every child has exited and been reaped. Prints `Time: S.MS`.
  *
  * With sample=auto its units of work are the messages read. Once their rate
- * has settled (engine/steady.h), every sender skips the same number of
- * loops (or all it has left, if fewer), so that HB_TAIL of the run's
- * messages remain: the senders move on by the same stretch of the run,
- * keeping how far apart they are, and the end of the run, where senders and
- * groups finish one by one, is simulated; the middle is not, and the time of
- * the messages skipped is extrapolated at the settled rate. */
+ * has settled (engine/steady.h), the run moves on in time: every sender
+ * skips the loops it would have sent over the same stretch of time at its
+ * own recent pace (a group that starves skips none), so that HB_TAIL of the
+ * run's messages remain. The end of the run, where senders and groups finish
+ * one by one, is simulated from where each would be; the middle is not, and
+ * the time of the messages skipped is extrapolated at the settled rate. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +38,7 @@ struct hb_child {
 	int loop;		/* a sender's loop, counting the ones it skipped */
 	int skip;		/* sampled: loops it skips after the one it is on */
 	bool skipped;
+	int mark[2];		/* sampled: its loop at the last two marks */
 };
 
 struct hackbench {
@@ -59,6 +60,8 @@ struct hackbench {
 	uint64_t half;		/* when the receivers had read half */
 	bool settled;		/* sampled: the rate settled (hb_settled ran) */
 	uint64_t skipped;	/* sampled: messages no sender will send */
+	int next_mark;		/* sampled: observations at the next mark (doubling) */
+	uint64_t mark_time[2];	/* sampled: when the last two marks were taken */
 	long *packets;		/* per group: messages each of its receivers reads */
 	uint64_t messages_read;
 };
@@ -109,49 +112,69 @@ static int hb_loops_left(const struct hackbench *hb, const struct hb_child *c)
 	return hb->loops - (c->loop < hb->loops ? c->loop + 1 : hb->loops);
 }
 
-/* The loops sender c skips when every sender skips `skip`: at most all but
- * one of those it has left, so that every receiver still has a message to
- * come from each sender with loops left (none waits for a message no one
- * will send). */
-static int hb_skip_of(const struct hackbench *hb, const struct hb_child *c, int skip)
+/* Every sender's loop now, beside the one before (every time the sampler's
+ * observations double): its pace over at least the later half of them. */
+static void hb_mark(struct hackbench *hb, uint64_t now)
 {
-	int left = hb_loops_left(hb, c);
-	return left - 1 < skip ? (left > 1 ? left - 1 : 0) : skip;
+	for (int i = 0; i < hb->groups * hb->fds; i++) {
+		struct hb_child *c = &hb->child[2 * i + 1];
+		c->mark[0] = c->mark[1];
+		c->mark[1] = c->loop;
+	}
+	hb->mark_time[0] = hb->mark_time[1];
+	hb->mark_time[1] = now;
+	hb->next_mark *= 2;
 }
 
-/* Messages the senders would still send if each skipped `skip` loops. */
-static uint64_t hb_kept(const struct hackbench *hb, int skip)
+/* The loops sender c skips to move on by `dt` cycles at its pace since the
+ * older mark: at most all but one of those it has left, so that every
+ * receiver still has a message to come from each sender with loops left
+ * (none waits for a message no one will send). */
+static int hb_skip_of(const struct hackbench *hb, const struct hb_child *c, double dt,
+		      uint64_t now)
+{
+	int left = hb_loops_left(hb, c);
+	double span = (double)(now - hb->mark_time[0]);
+	double pace = span > 0 ? (double)(c->loop - c->mark[0]) / span : 0;
+	double skip = pace * dt;
+	return skip < left - 1 ? (int)skip : (left > 1 ? left - 1 : 0);
+}
+
+/* Messages the senders would still send after moving on by `dt` cycles. */
+static uint64_t hb_kept(const struct hackbench *hb, double dt, uint64_t now)
 {
 	uint64_t kept = 0;
 	for (int i = 0; i < hb->groups * hb->fds; i++) {
 		const struct hb_child *c = &hb->child[2 * i + 1];
-		kept += (uint64_t)(hb_loops_left(hb, c) - hb_skip_of(hb, c, skip)) *
+		kept += (uint64_t)(hb_loops_left(hb, c) - hb_skip_of(hb, c, dt, now)) *
 			(uint64_t)hb->fds;
 	}
 	return kept;
 }
 
-/* The rate has settled: each sender skips the same number of loops after
- * the one it is on (all but one it has left, if fewer), the most that
- * leaves HB_TAIL of all messages to come; its group's receivers expect as
- * many fewer. */
-static void hb_settled(struct hackbench *hb)
+/* The rate has settled: the senders move on by the longest stretch of time
+ * that leaves HB_TAIL of all messages to come, each skipping what it would
+ * have sent meanwhile at its own pace; its group's receivers expect as many
+ * fewer. */
+static void hb_settled(struct hackbench *hb, uint64_t now)
 {
 	hb->settled = true;
 	uint64_t tail = (uint64_t)(HB_TAIL * hb->groups * hb->fds * hb->fds * (double)hb->loops);
-	int lo = 0, hi = hb->loops;	/* the largest skip with hb_kept >= tail */
-	if (hb_kept(hb, 0) <= tail)
-		return;	/* not much left: run to the end */
-	while (lo < hi) {
-		int mid = lo + (hi - lo + 1) / 2;
-		if (hb_kept(hb, mid) >= tail)
+	if (hb->mark_time[0] >= now || hb_kept(hb, 0, now) <= tail)
+		return;	/* no pace to go by, or not much left: run to the end */
+	double lo = 0, hi = 1;	/* the longest stretch with hb_kept >= tail */
+	while (hb_kept(hb, hi, now) >= tail && hi < 1e18)
+		hi *= 2;
+	for (int it = 0; it < 64; it++) {
+		double mid = (lo + hi) / 2;
+		if (hb_kept(hb, mid, now) >= tail)
 			lo = mid;
 		else
-			hi = mid - 1;
+			hi = mid;
 	}
 	for (int i = 0; i < hb->groups * hb->fds; i++) {
 		struct hb_child *c = &hb->child[2 * i + 1];
-		c->skip = hb_skip_of(hb, c, lo);
+		c->skip = hb_skip_of(hb, c, lo, now);
 		hb->packets[c->group] -= c->skip;
 		hb->skipped += (uint64_t)c->skip * (uint64_t)hb->fds;
 	}
@@ -173,8 +196,11 @@ static void hb_receiver(struct task *t, void *arg)
 				hb->half = task_cpu(t)->clock;
 		}
 		hb->messages_read++;
-		if (steady_note(&t->k->steady, 1, task_cpu(t)->clock) && !hb->settled)
-			hb_settled(hb);
+		struct steady *st = &t->k->steady;
+		if (steady_note(st, 1, task_cpu(t)->clock) && !hb->settled)
+			hb_settled(hb, task_cpu(t)->clock);
+		if (st->nobs >= hb->next_mark && !hb->settled)
+			hb_mark(hb, task_cpu(t)->clock);
 	}
 }
 
@@ -273,6 +299,7 @@ static int hb_start(struct kernel *k, const struct param_set *ps, void **state,
 	}
 	for (int g = 0; g < hb->groups; g++)
 		hb->packets[g] = (long)hb->fds * hb->loops;
+	hb->next_mark = 10;	/* observations at the first mark */
 	unix_classes_init(k, &hb->uc);
 	for (int c = 0; c < channels; c++)
 		unix_socketpair(k, &hb->uc, &hb->socks[2 * c], &hb->socks[2 * c + 1], 0);

@@ -5,8 +5,8 @@
 # settle is simulated in full and says why; a workload without units says
 # so; bad values are refused; the same seed gives the same sampled JSON.
 . tests/cli/lib.sh
-RUN="$SLABSIM run -m tigerton -p slab -w"
-W='hackbench 10 process 400'
+RUN="$SLABSIM run -m tigerton -p slub slub_min_objects=64 slub_max_order=3 -w"
+W='hackbench 40 process 200'
 $RUN "$W" --json "$TMP/exact.json" > "$TMP/exact.txt" || fail "exact run failed"
 $RUN "$W" sample=auto sample_ci=0.05 --json "$TMP/auto.json" > "$TMP/auto.txt" ||
 	fail "sampled run failed: $(tail -3 "$TMP/auto.txt")"
@@ -49,7 +49,7 @@ assert e['sim_seconds'] == o['sim_seconds'], (e['sim_seconds'], o['sim_seconds']
 s = o['sample']
 assert s['simulated_fraction'] == 1 and not s['extrapolated']
 assert 0 < s['auto_fraction'] < 1 and abs(s['auto_seconds'] - e['sim_seconds']) < 0.05 * e['sim_seconds']
-assert len(s['series_cycles']) == 1000 and s['series_units'] == 1600
+assert len(s['series_cycles']) == 1000 and s['series_units'] == 3200
 PY
 grep -q 'Sampling (sample=observe): simulated in full; auto would have stopped at' "$TMP/obs.txt" ||
 	fail "observe's line: $(grep Sampling "$TMP/obs.txt")"
