@@ -165,6 +165,10 @@ unit-bins-san: $(UNIT_SRC:tests/unit/%.c=build-san/tests/%)
 valgrind: slabsim
 	valgrind --error-exitcode=1 --leak-check=full -q ./slabsim run -m tigerton -p slub \
 	  -w 'hackbench 2 process 20' > /dev/null
+	valgrind --error-exitcode=1 --leak-check=full -q ./slabsim run -m epyc-genoa-2s -p slub \
+	  kernel=3.2 -w 'hackbench 2 process 10' sample=observe sample_ci=0.3 --json /dev/null > /dev/null
+	valgrind --error-exitcode=1 --leak-check=full -q ./slabsim run -m tests/machines/x3950-small-llc.json \
+	  -p slub -w 'hackbench 4 process 40' sample=auto sample_ci=0.3 > /dev/null
 	valgrind --error-exitcode=1 --leak-check=full -q ./slabsim run -m nehalem-ex -p slub \
 	  -w 'lockbench cpus=16 duration_us=200' spinlock=queued > /dev/null
 	valgrind --error-exitcode=1 --leak-check=full -q ./slabsim run -m westmere-ep -p slub \
