@@ -11,6 +11,7 @@ int cmd_sweep(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
+int cmd_validate(int argc, char **argv);
 
 /* `slabsim run`, also recording every kmem event into `record` if not NULL. */
 int cmd_run_record(int argc, char **argv, const char *record);

@@ -23,6 +23,8 @@ static const char usage[] =
 	"  trace   record -o FILE [run options]: a run's kmem events as an ftrace trace\n"
 	"          replay FILE -m MACHINE -p POLICY: replay a captured kmem trace\n"
 	"  bench   speed of the engine: events/s, fiber switch, ordering-rule hand-over\n"
+	"  validate [CASE ...] [--quick] [-j N] [--out DIR]: the published results the\n"
+	"          model must predict (validation/), simulated beside published\n"
 	"\n"
 	"`slabsim COMMAND --help` describes each command. Exit status: 0 done,\n"
 	"1 the run failed, 2 bad usage or input.\n";
@@ -63,6 +65,8 @@ int main(int argc, char **argv)
 		return cmd_trace(argc - 1, argv + 1);
 	if (!strcmp(cmd, "bench"))
 		return cmd_bench(argc - 1, argv + 1);
-	return cli_usage_error("unknown command '%s'; commands: run sweep merge plot list show trace bench "
+	if (!strcmp(cmd, "validate"))
+		return cmd_validate(argc - 1, argv + 1);
+	return cli_usage_error("unknown command '%s'; commands: run sweep merge plot list show trace bench validate "
 			       "(slabsim --help)", cmd);
 }

@@ -2,10 +2,12 @@
 #include "json_in.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define JSON_MAX_FILE (16 << 20)
 
@@ -114,4 +116,22 @@ int json_string(const char *file, const cJSON *obj, const char *where,
 				where ? where : "", dot(where), key);
 	snprintf(buf, (size_t)size, "%s", v->valuestring);
 	return 0;
+}
+
+const char *data_dirs(const char *env, const char *sub, char *buf, size_t size)
+{
+	const char *e = getenv(env);
+	char exe[PATH_MAX], exedir[PATH_MAX] = ".";
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		exe[n] = 0;
+		char *slash = strrchr(exe, '/');
+		if (slash) {
+			*slash = 0;
+			snprintf(exedir, sizeof(exedir), "%s", exe);
+		}
+	}
+	snprintf(buf, size, "%s%s%.1000s/%s:%.1000s/../%s:%s/%s", e ? e : "", e ? ":" : "",
+		 exedir, sub, exedir, sub, SLABSIM_DATADIR, sub);
+	return buf;
 }

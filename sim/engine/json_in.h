@@ -13,6 +13,12 @@
  * or NULL with errno set. */
 char *file_read_text(const char *path, size_t *len);
 
+/* The folders where the data folder SUB (machines, validation) is looked
+ * for, ':'-separated, into buf: $ENV first (if set), then SUB beside the
+ * binary, above it (build/slabsim of a source tree), and in the installed
+ * data directory. */
+const char *data_dirs(const char *env, const char *sub, char *buf, size_t size);
+
 /* Parse a whole file; on failure err says where. Free with cJSON_Delete. */
 cJSON *json_read_file(const char *path, struct sim_err *err);
 

@@ -25,24 +25,8 @@ static char dirs_buf[3 * PATH_MAX + 8];
 
 const char *machine_dirs(void)
 {
-	if (dirs_buf[0])
-		return dirs_buf;
-	const char *env = getenv("SLABSIM_MACHINES");
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	char exedir[PATH_MAX] = ".";
-	if (n > 0) {
-		exe[n] = 0;
-		char *slash = strrchr(exe, '/');
-		if (slash) {
-			*slash = 0;
-			snprintf(exedir, sizeof(exedir), "%s", exe);
-		}
-	}
-	/* build/slabsim and ./slabsim both find ./machines of the tree */
-	snprintf(dirs_buf, sizeof(dirs_buf), "%s%s%.1000s/machines:%.1000s/../machines:%s/machines",
-		 env ? env : "", env ? ":" : "", exedir, exedir, SLABSIM_DATADIR);
-	return dirs_buf;
+	return dirs_buf[0] ? dirs_buf : data_dirs("SLABSIM_MACHINES", "machines", dirs_buf,
+						   sizeof(dirs_buf));
 }
 
 static bool file_exists(const char *p)

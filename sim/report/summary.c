@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,44 @@ void summary_stats(const double *x, int n, struct stat_summary *out)
 	out->ci95 = gsl_cdf_tdist_Pinv(0.975, n - 1) * out->sd / sqrt(n);
 }
 
+/* Does element EL match every KEY=VALUE of the selector SEL[0..len) (a
+ * number member compares as a number, a string member as text)? */
+static bool selector_match(const cJSON *el, const char *sel, size_t len)
+{
+	char buf[256];
+	if (len >= sizeof(buf))
+		return false;
+	memcpy(buf, sel, len);
+	buf[len] = 0;
+	char *save = NULL;
+	for (char *kv = strtok_r(buf, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(kv, '=');
+		if (!eq)
+			return false;
+		*eq = 0;
+		const cJSON *m = cJSON_GetObjectItemCaseSensitive(el, kv);
+		char *end;
+		double want = strtod(eq + 1, &end);
+		if (cJSON_IsNumber(m) ? *end || end == eq + 1 || m->valuedouble != want
+		    : !cJSON_IsString(m) || strcmp(m->valuestring, eq + 1))
+			return false;
+	}
+	return true;
+}
+
+/* The end of the bracket opened at p[0] (brackets nest: a lock's name
+ * "&n->list_lock [kmalloc-512]" may sit in a selector). */
+static const char *bracket_end(const char *p)
+{
+	int depth = 0;
+	for (; *p; p++)
+		if (*p == '[')
+			depth++;
+		else if (*p == ']' && --depth == 0)
+			return p;
+	return NULL;
+}
+
 int summary_lookup(const cJSON *run, const char *path, double *out)
 {
 	const cJSON *v = run;
@@ -43,11 +82,22 @@ int summary_lookup(const cJSON *run, const char *path, double *out)
 			p += len;
 		}
 		while (v && *p == '[') {
-			char *end;
-			long i = strtol(p + 1, &end, 10);
-			if (*end != ']' || i < 0)
+			const char *end = bracket_end(p);
+			if (!end)
 				return -1;
-			v = cJSON_GetArrayItem(v, (int)i);
+			size_t slen = (size_t)(end - p - 1);
+			if (memchr(p + 1, '=', slen)) {	/* [KEY=VALUE,...]: the first match */
+				const cJSON *el = v->child;
+				while (el && !selector_match(el, p + 1, slen))
+					el = el->next;
+				v = cJSON_IsArray(v) ? el : NULL;
+			} else {
+				char *iend;
+				long i = strtol(p + 1, &iend, 10);
+				if (iend != end || i < 0 || iend == p + 1)
+					return -1;
+				v = cJSON_GetArrayItem(v, (int)i);
+			}
 			p = end + 1;
 		}
 		if (*p == '.')

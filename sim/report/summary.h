@@ -19,7 +19,10 @@ struct stat_summary {
 /* Mean, sd and t-based 95% CI half-width of x[0..n). */
 void summary_stats(const double *x, int n, struct stat_summary *out);
 
-/* The number at PATH ("result.tests[0].alloc_cycles") in a run's JSON. */
+/* The number at PATH in a run's JSON: members by name, array elements by
+ * index ("result.tests[0].alloc_cycles") or by the first element whose
+ * members match ("result.tests[test=1,size=512].alloc_cycles",
+ * "locks[name=slab_lock [kmalloc-512]].contentions"). */
 int summary_lookup(const cJSON *run, const char *path, double *out);
 
 /* Drop the parts of a run's JSON no summary reads (its caches, hardware

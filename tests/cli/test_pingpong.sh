@@ -79,7 +79,7 @@ expect_exit 2 "unexpected argument 'fast'" "$SLABSIM" run -m tigerton -p slub -w
 expect_exit 2 "pairs" "$SLABSIM" run -m tigerton -p slub -w pingpong pairs=some
 expect_exit 2 "iterations" "$SLABSIM" run -m tigerton -p slub -w pingpong iterations=0
 expect_exit 2 "needs two CPUs" "$SLABSIM" run -m "$TMP/one.json" -p slub -w pingpong
-expect_exit 2 "ideal fabric" "$SLABSIM" run -m tests/machines/uniform16.json -p slub -w pingpong
+expect_exit 2 "ideal fabric" "$SLABSIM" run -m validation/machines/uniform16.json -p slub -w pingpong
 expect_exit 2 "draws no plot" "$SLABSIM" run -m tigerton -p slub -w "hackbench 1 process 1" --plot "$TMP/x.png"
 expect_exit 2 "cannot write" "$SLABSIM" run -m tigerton -p slub -w pingpong --plot /nonexistent/dir/x.png
 finish

@@ -71,6 +71,24 @@ static void test_lookup_paths(void **state)
 	assert_int_equal(summary_lookup(j, "s", &v), -1);	/* not a number */
 	assert_int_equal(summary_lookup(j, "result.tests[x]", &v), -1);
 	cJSON_Delete(j);
+	/* selectors: the first element whose members match, numbers as numbers */
+	j = cJSON_Parse("{\"tests\": [{\"test\": 1, \"size\": 8, \"c\": 61}, "
+			"{\"test\": 1, \"size\": 512, \"c\": 134}, {\"test\": 2, \"size\": 512, "
+			"\"c\": 97}], \"locks\": [{\"name\": \"&n->list_lock [kmalloc-512]\", "
+			"\"contentions\": 42}]}");
+	assert_int_equal(summary_lookup(j, "tests[test=1,size=512].c", &v), 0);
+	assert_float_equal(v, 134, 0);
+	assert_int_equal(summary_lookup(j, "tests[size=512.0,test=2].c", &v), 0);
+	assert_float_equal(v, 97, 0);
+	assert_int_equal(summary_lookup(j, "tests[test=3].c", &v), -1);	/* no match */
+	assert_int_equal(summary_lookup(j, "tests[test=x].c", &v), -1);	/* not a number */
+	assert_int_equal(summary_lookup(j, "tests[test].c", &v), -1);
+	assert_int_equal(summary_lookup(j, "locks[name=&n->list_lock [kmalloc-512]].contentions",
+					 &v), 0);
+	assert_float_equal(v, 42, 0);
+	assert_int_equal(summary_lookup(j, "locks[name=&n->list_lock [kmalloc-512].contentions",
+					 &v), -1);	/* unclosed */
+	cJSON_Delete(j);
 }
 
 static void test_machine_expressions(void **state)

@@ -45,7 +45,7 @@ static struct lb_out lockbench(const char *machine, const char *spinlock, const 
 	return o;
 }
 
-#define UNIFORM16 "tests/machines/uniform16.json"
+#define UNIFORM16 "validation/machines/uniform16.json"
 #define C_HANDOFF 100.0		/* uniform16's hand-off: c of the chain */
 
 /* C4: exponential think and hold on uniform16 (an ideal fabric, 1 cycle =

@@ -129,7 +129,7 @@ static void test_ticket_matches_markov(void **state)
 		for (int n = 1; n <= 16; n++) {
 			int maxh = 0;
 			double sim = simulate(n, a, s, true, LOCK_TICKET,
-					      "tests/machines/uniform16.json",
+					      "validation/machines/uniform16.json",
 					      (uint64_t)(n * 7 + p), &maxh);
 			double mk = markov_throughput(n, a, s, C_HANDOFF);
 			double err = (sim - mk) / mk;
@@ -150,8 +150,8 @@ static void test_ticket_matches_markov(void **state)
 static void test_ticket_collapses(void **state)
 {
 	(void)state;
-	double x4 = simulate(4, 2000, 100, false, LOCK_TICKET, "tests/machines/uniform16.json", 1, NULL);
-	double x16 = simulate(16, 2000, 100, false, LOCK_TICKET, "tests/machines/uniform16.json", 1, NULL);
+	double x4 = simulate(4, 2000, 100, false, LOCK_TICKET, "validation/machines/uniform16.json", 1, NULL);
+	double x16 = simulate(16, 2000, 100, false, LOCK_TICKET, "validation/machines/uniform16.json", 1, NULL);
 	assert_true(x16 < x4);
 }
 
@@ -159,7 +159,7 @@ static void test_byte_lock_excludes(void **state)
 {
 	(void)state;
 	int maxh = 0;
-	double x = simulate(8, 1000, 200, false, LOCK_BYTE, "tests/machines/uniform16.json", 3, &maxh);
+	double x = simulate(8, 1000, 200, false, LOCK_BYTE, "validation/machines/uniform16.json", 3, &maxh);
 	assert_int_equal(maxh, 1);
 	assert_true(x > 0);
 }

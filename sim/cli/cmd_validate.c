@@ -1,0 +1,527 @@
+/* cmd_validate.c - `slabsim validate`: run the validation cases (published
+ * results the model must predict) and put simulated beside published, with
+ * each check's band and verdict and the run's top lock and profile symbol;
+ * write summary.json and the plot of simulated against published. */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "sweep.h"
+#include "validate.h"
+#include "report/gnuplot.h"
+
+static const char validate_help[] =
+	"usage: slabsim validate [CASE ...] [--quick] [-j N] [--out DIR] [--no-plot] [--list]\n"
+	"\n"
+	"Run the validation cases (validation/*.json: published results the model must\n"
+	"predict, each with the runs that reproduce it and an acceptance band per figure)\n"
+	"and print one table: case, check, published, simulated, error, band, verdict,\n"
+	"and the run's most waited-on lock and top profile symbol. Writes DIR/summary.json,\n"
+	"DIR/table.txt, DIR/CASE.jsonl (every run's JSON) and DIR/validation.png (simulated against\n"
+	"published, log-log, with the y = x line and each band).\n"
+	"\n"
+	"  CASE        a case name (C1, V4, ...) or a case file; default: every case\n"
+	"  --quick     only the cases marked quick (they run in seconds; make test)\n"
+	"  -j N        runs at a time (default: the CPU count)\n"
+	"  --out DIR   results folder (default results/validation)\n"
+	"  --no-plot   write no plot\n"
+	"  --list      list the cases and their checks, run nothing\n"
+	"\n"
+	"validation/README.md documents the case files. Exit status: 0 every check inside\n"
+	"its band, 1 a check outside it (or a run failed), 2 bad usage or input.\n";
+
+struct val_opts {
+	const char **names;
+	int nnames;
+	bool quick, no_plot, list;
+	int jobs;
+	const char *out;
+};
+
+struct val_collect {
+	const struct val_case *vc;
+	cJSON **runs;
+	FILE *jsonl;
+	int failed;
+};
+
+/* One result of a check. */
+struct val_row {
+	const struct val_case *vc;
+	const struct val_check *ch;
+	double sim, ratio;
+	bool have, pass;
+	char lock[96], sym[64];
+};
+
+static int parse_opts(int argc, char **argv, struct val_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	o->jobs = ncpu > 0 ? (int)ncpu : 1;
+	o->out = "results/validation";
+	o->names = calloc((size_t)argc + 1, sizeof(*o->names));
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			fputs(validate_help, stdout);
+			return 0;
+		} else if (!strcmp(a, "--quick")) {
+			o->quick = true;
+		} else if (!strcmp(a, "--no-plot")) {
+			o->no_plot = true;
+		} else if (!strcmp(a, "--list")) {
+			o->list = true;
+		} else if (!strcmp(a, "-j") || !strcmp(a, "--out")) {
+			if (i + 1 >= argc)
+				return cli_usage_error("%s needs a value (slabsim validate --help)", a);
+			const char *v = argv[++i];
+			if (!strcmp(a, "--out")) {
+				o->out = v;
+				continue;
+			}
+			char *end;
+			long j = strtol(v, &end, 10);
+			if (*end || end == v || j < 1 || j > 4096)
+				return cli_usage_error("-j: expected a count from 1 to 4096, not '%s'", v);
+			o->jobs = (int)j;
+		} else if (a[0] == '-') {
+			return cli_usage_error("validate: unknown option '%s' (slabsim validate --help)", a);
+		} else {
+			o->names[o->nnames++] = a;
+		}
+	}
+	return -1;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Every *.json of the first validation folder that has any, sorted. */
+static int all_cases(char ***out, struct sim_err *err)
+{
+	const char *p = val_case_dirs();
+	while (*p) {
+		size_t dl = strcspn(p, ":");
+		char dir[PATH_MAX];
+		snprintf(dir, sizeof(dir), "%.*s", (int)dl, p);
+		p += dl + (p[dl] == ':');
+		DIR *d = dl ? opendir(dir) : NULL;
+		if (!d)
+			continue;
+		int n = 0, cap = 16;
+		char **v = malloc((size_t)cap * sizeof(*v));
+		for (struct dirent *de; (de = readdir(d));) {
+			size_t len = strlen(de->d_name);
+			if (len < 6 || strcmp(de->d_name + len - 5, ".json"))
+				continue;
+			if (n == cap)
+				v = realloc(v, (size_t)(cap *= 2) * sizeof(*v));
+			if (asprintf(&v[n++], "%s/%s", dir, de->d_name) < 0)
+				abort();
+		}
+		closedir(d);
+		if (!n) {
+			free(v);
+			continue;
+		}
+		qsort(v, (size_t)n, sizeof(*v), cmp_str);
+		*out = v;
+		return n;
+	}
+	return sim_fail(err, "no validation cases found (looked in %s)", val_case_dirs());
+}
+
+static void on_done(void *ctx, int run, const char *line, const char *why)
+{
+	struct val_collect *c = ctx;
+	cJSON *j = line ? cJSON_Parse(line) : NULL;
+	if (!j) {
+		c->failed++;
+		fprintf(stderr, "slabsim: %s: run %d: %s\n", c->vc->name, run, why ? why : "no result");
+		return;
+	}
+	const char *inv = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "invariants"));
+	if (!inv || strcmp(inv, "ok")) {
+		c->failed++;
+		fprintf(stderr, "slabsim: %s: run %d failed: %s\n", c->vc->name, run, inv ? inv : "?");
+	}
+	if (c->jsonl)
+		fprintf(c->jsonl, "%s\n", line);
+	if (!c->runs[run])
+		c->runs[run] = j;
+	else
+		cJSON_Delete(j);
+}
+
+/* The most waited-on lock and the top profile symbol of a point's first run. */
+static void describe(const cJSON *run, struct val_row *r)
+{
+	const cJSON *locks = cJSON_GetObjectItemCaseSensitive(run, "locks"), *best = NULL;
+	double most = 0;
+	for (const cJSON *l = locks ? locks->child : NULL; l; l = l->next) {
+		const cJSON *w = cJSON_GetObjectItemCaseSensitive(l, "wait_cycles");
+		if (cJSON_IsNumber(w) && w->valuedouble > most) {
+			most = w->valuedouble;
+			best = l;
+		}
+	}
+	const char *name = best ? cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(best, "name"))
+		: NULL;
+	snprintf(r->lock, sizeof(r->lock), "%s", name ? name : "-");
+	const cJSON *top = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(run, "profile"), 0);
+	const char *sym = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(top, "symbol"));
+	const cJSON *pct = cJSON_GetObjectItemCaseSensitive(top, "percent");
+	if (sym && cJSON_IsNumber(pct))
+		snprintf(r->sym, sizeof(r->sym), "%s %.0f%%", sym, pct->valuedouble);
+	else
+		snprintf(r->sym, sizeof(r->sym), "-");
+}
+
+static void evaluate(const struct val_case *vc, const struct val_check *ch, cJSON **runs,
+		     struct val_row *r)
+{
+	*r = (struct val_row){ .vc = vc, .ch = ch };
+	double a, b = 1;
+	r->have = val_point_value(vc, ch, ch->at_point, runs, &a) > 0 &&
+		(ch->over_point < 0 || val_point_value(vc, ch, ch->over_point, runs, &b) > 0);
+	if (r->have && ch->over_point >= 0 && b == 0)
+		r->have = false;
+	r->sim = r->have ? a / b : NAN;
+	r->ratio = r->sim / ch->published;
+	r->pass = r->have && r->ratio >= ch->low && r->ratio <= ch->high;
+	describe(runs[ch->at_point * vc->e.replicates], r);
+}
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Run every run of a case (forked workers, as a sweep does). */
+static int run_case(const struct val_case *vc, const struct val_opts *o, cJSON **runs,
+		    struct sim_err *err)
+{
+	int n = experiment_runs(&vc->e);
+	int *todo = malloc((size_t)n * sizeof(*todo));
+	for (int i = 0; i < n; i++)
+		todo[i] = i;
+	char path[PATH_MAX], tmp[PATH_MAX];
+	snprintf(path, sizeof(path), "%s/%s.jsonl", o->out, vc->name);
+	snprintf(tmp, sizeof(tmp), "%s/.running-%s", o->out, vc->name);
+	struct val_collect c = { .vc = vc, .runs = runs, .jsonl = fopen(path, "w") };
+	if (!c.jsonl || (mkdir(tmp, 0755) < 0 && errno != EEXIST)) {
+		free(todo);
+		if (c.jsonl)
+			fclose(c.jsonl);
+		return sim_fail(err, "cannot write %s: %s", c.jsonl ? tmp : path, strerror(errno));
+	}
+	double t0 = now();
+	fprintf(stderr, "%s: %d runs (%s)...\n", vc->name, n, vc->title);
+	int crashed = sweep_local(&vc->e, todo, n, o->jobs, tmp, on_done, &c);
+	rmdir(tmp);
+	fclose(c.jsonl);
+	free(todo);
+	fprintf(stderr, "%s: done in %.0f s\n", vc->name, now() - t0);
+	return crashed || c.failed ? 1 : 0;
+}
+
+static void fmt_num(double x, char *out, size_t size)
+{
+	if (isnan(x))
+		snprintf(out, size, "-");
+	else if (fabs(x) >= 100)
+		snprintf(out, size, "%.0f", x);
+	else if (fabs(x) >= 10)
+		snprintf(out, size, "%.1f", x);
+	else
+		snprintf(out, size, "%.3g", x);
+}
+
+static void print_row(FILE *f, const struct val_row *r)
+{
+	char pub[32], sim[32], err[32], band[48];
+	fmt_num(r->ch->published, pub, sizeof(pub));
+	fmt_num(r->sim, sim, sizeof(sim));
+	if (r->have)
+		snprintf(err, sizeof(err), "%+.0f%%", 100 * (r->ratio - 1));
+	else
+		snprintf(err, sizeof(err), "-");
+	snprintf(band, sizeof(band), "%+.0f..%+.0f%%", 100 * (r->ch->low - 1),
+		 100 * (r->ch->high - 1));
+	fprintf(f, "%-4s %-30.30s %9s %9s %-6s %7s %-13s %-4s  %-30.30s %s\n", r->vc->name,
+		r->ch->name, pub, sim, r->ch->unit ? r->ch->unit : "", err, band,
+		!r->have ? "NONE" : r->pass ? "ok" : "FAIL", r->lock, r->sym);
+}
+
+/* The table: a header, one row per check, the count inside the bands. */
+static int print_table(FILE *f, const struct val_row *rows, int n, int failed_runs)
+{
+	fprintf(f, "%-4s %-30s %9s %9s %-6s %7s %-13s %-4s  %-30s %s\n", "case", "check",
+		"published", "simulated", "unit", "error", "band", "", "top lock (wait)",
+		"top symbol");
+	int pass = 0;
+	for (int i = 0; i < n; i++) {
+		print_row(f, &rows[i]);
+		pass += rows[i].pass;
+	}
+	fprintf(f, "%d of %d checks inside their bands", pass, n);
+	if (failed_runs)
+		fprintf(f, "; %d case%s had a failed run", failed_runs, failed_runs > 1 ? "s" : "");
+	fprintf(f, "\n");
+	return pass;
+}
+
+static cJSON *row_json(const struct val_row *r)
+{
+	cJSON *j = cJSON_CreateObject();
+	cJSON_AddStringToObject(j, "check", r->ch->name);
+	cJSON_AddNumberToObject(j, "published", r->ch->published);
+	if (r->have) {
+		cJSON_AddNumberToObject(j, "simulated", r->sim);
+		cJSON_AddNumberToObject(j, "error", r->ratio - 1);
+	} else {
+		cJSON_AddNullToObject(j, "simulated");
+		cJSON_AddNullToObject(j, "error");
+	}
+	cJSON_AddStringToObject(j, "unit", r->ch->unit ? r->ch->unit : "");
+	cJSON *band = cJSON_AddArrayToObject(j, "band");
+	cJSON_AddItemToArray(band, cJSON_CreateNumber(r->ch->low));
+	cJSON_AddItemToArray(band, cJSON_CreateNumber(r->ch->high));
+	cJSON_AddStringToObject(j, "reason", r->ch->reason);
+	cJSON_AddStringToObject(j, "verdict", !r->have ? "no value" : r->pass ? "ok" : "fail");
+	cJSON_AddStringToObject(j, "path", r->ch->path);
+	cJSON_AddStringToObject(j, "top_lock", r->lock);
+	cJSON_AddStringToObject(j, "top_symbol", r->sym);
+	return j;
+}
+
+/* validation.png: simulated against published, log-log, one panel per
+ * family of cases (their units differ), each band a vertical bar, the
+ * y = x line. */
+static int plot(const char *dir, const struct val_row *rows, int n, struct sim_err *err)
+{
+	char base[PATH_MAX];
+	snprintf(base, sizeof(base), "%s/validation", dir);
+	FILE *f = plot_open(base, "dat", err);
+	if (!f)
+		return -1;
+	const char *fam[64];
+	double lo[64], hi[64];
+	int nfam = 0;
+	for (int i = 0; i < n; i++) {
+		int k = 0;
+		while (k < nfam && strcmp(fam[k], rows[i].vc->family))
+			k++;
+		if (k == nfam && nfam < 64)
+			fam[nfam++] = rows[i].vc->family;
+	}
+	for (int k = 0; k < nfam; k++) {
+		lo[k] = INFINITY;
+		hi[k] = 0;
+		fprintf(f, "# family %s: published simulated band_low band_high\n", fam[k]);
+		for (int i = 0; i < n; i++) {
+			const struct val_row *r = &rows[i];
+			double p = r->ch->published;
+			if (strcmp(r->vc->family, fam[k]))
+				continue;
+			lo[k] = fmin(lo[k], p * r->ch->low);
+			hi[k] = fmax(hi[k], p * r->ch->high);
+			if (!r->have || !(r->sim > 0))
+				continue;
+			fprintf(f, "%.6g %.6g %.6g %.6g\n", p, r->sim, p * r->ch->low, p * r->ch->high);
+			lo[k] = fmin(lo[k], r->sim);
+			hi[k] = fmax(hi[k], r->sim);
+		}
+		fprintf(f, "\n\n");
+	}
+	fclose(f);
+	FILE *g = plot_open(base, "gp", err);
+	if (!g)
+		return -1;
+	int cols = 1;
+	while (cols * cols < nfam)
+		cols++;
+	int nrows = (nfam + cols - 1) / cols;
+	fprintf(g, "set terminal pngcairo size %d,%d\nset output 'validation.png'\n"
+		"set multiplot layout %d,%d title 'slabsim validate: simulated against published "
+		"(bars: acceptance bands)'\nset logscale xy\nset format x '%%g'\nset format y '%%g'\n"
+		"set xlabel 'published'\nset ylabel 'simulated'\nunset key\n",
+		420 * cols, 360 * nrows, nrows, cols);
+	for (int k = 0; k < nfam; k++) {
+		double a = hi[k] > 0 ? lo[k] / 1.5 : 1, b = hi[k] > 0 ? hi[k] * 1.5 : 10;
+		fprintf(g, "set title '%s'\nset xrange [%g:%g]\nset yrange [%g:%g]\n"
+			"plot x lc rgb 'gray', 'validation.dat' index %d using 1:2:3:4 with yerrorbars "
+			"pt 7 ps 0.6 lc rgb '#0060a0'\n", fam[k], a, b, a, b, k);
+	}
+	fprintf(g, "unset multiplot\n");
+	fclose(g);
+	return plot_run_in(dir, "validation.gp", err);
+}
+
+static void list_cases(struct val_case *cs, int n)
+{
+	for (int i = 0; i < n; i++) {
+		printf("%s%s: %s (%d runs)\n  %s\n", cs[i].name, cs[i].quick ? " [quick]" : "",
+		       cs[i].title, experiment_runs(&cs[i].e), cs[i].citation);
+		for (int k = 0; k < cs[i].nchecks; k++)
+			printf("    %-32s published %g %s, band %g..%g\n", cs[i].checks[k].name,
+			       cs[i].checks[k].published, cs[i].checks[k].unit ? cs[i].checks[k].unit : "",
+			       cs[i].checks[k].low, cs[i].checks[k].high);
+	}
+}
+
+/* Load the cases named (or every case), keeping the quick ones with --quick. */
+static int load_cases(const struct val_opts *o, struct val_case **out, struct sim_err *err)
+{
+	char **paths = NULL;
+	int np = o->nnames;
+	if (!np) {
+		np = all_cases(&paths, err);
+		if (np < 0)
+			return -1;
+	} else {
+		paths = calloc((size_t)np, sizeof(*paths));
+		for (int i = 0; i < np; i++) {
+			char p[PATH_MAX];
+			if (val_case_find(o->names[i], p, sizeof(p)) < 0) {
+				sim_fail(err, "no validation case '%s' (looked for %s.json in %s)",
+					 o->names[i], o->names[i], val_case_dirs());
+				np = i;
+				goto fail;
+			}
+			paths[i] = strdup(p);
+		}
+	}
+	struct val_case *cs = calloc((size_t)np, sizeof(*cs));
+	int n = 0;
+	for (int i = 0; i < np; i++) {
+		if (val_case_load(&cs[n], paths[i], err) < 0) {
+			val_case_free(&cs[n]);
+			while (n--)
+				val_case_free(&cs[n]);
+			free(cs);
+			goto fail;
+		}
+		if (o->quick && !cs[n].quick)
+			val_case_free(&cs[n]);
+		else
+			n++;
+	}
+	for (int i = 0; i < np; i++)
+		free(paths[i]);
+	free(paths);
+	*out = cs;
+	return n;
+fail:
+	for (int i = 0; i < np; i++)
+		free(paths[i]);
+	free(paths);
+	return -1;
+}
+
+int cmd_validate(int argc, char **argv)
+{
+	struct val_opts o;
+	int status = parse_opts(argc, argv, &o);
+	struct sim_err err;
+	struct val_case *cs = NULL;
+	int n = status < 0 ? load_cases(&o, &cs, &err) : 0;
+	if (status < 0 && n < 0)
+		status = cli_usage_error("%s", err.msg);
+	else if (status < 0 && !n)
+		status = cli_usage_error("no validation case to run%s", o.quick ? " (none is "
+					 "marked quick)" : "");
+	if (status < 0 && o.list) {
+		list_cases(cs, n);
+		status = 0;
+	}
+	if (status < 0 && sweep_make_dirs(o.out, &err) < 0)
+		status = cli_usage_error("%s", err.msg);
+	if (status >= 0) {
+		for (int i = 0; i < n; i++)
+			val_case_free(&cs[i]);
+		free(cs);
+		free(o.names);
+		return status;
+	}
+	int nrows = 0, failed_runs = 0;
+	for (int i = 0; i < n; i++)
+		nrows += cs[i].nchecks;
+	struct val_row *rows = calloc((size_t)nrows + 1, sizeof(*rows));
+	cJSON ***runs = calloc((size_t)n + 1, sizeof(*runs));
+	nrows = 0;
+	for (int i = 0; i < n; i++) {
+		runs[i] = calloc((size_t)experiment_runs(&cs[i].e) + 1, sizeof(**runs));
+		int rc = run_case(&cs[i], &o, runs[i], &err);
+		if (rc < 0) {
+			status = cli_usage_error("%s", err.msg);
+			break;
+		}
+		failed_runs += rc;
+		for (int k = 0; k < cs[i].nchecks; k++)
+			evaluate(&cs[i], &cs[i].checks[k], runs[i], &rows[nrows++]);
+	}
+	if (status < 0) {
+		int pass = print_table(stdout, rows, nrows, failed_runs);
+		char path[PATH_MAX];
+		snprintf(path, sizeof(path), "%s/table.txt", o.out);
+		FILE *t = fopen(path, "w");
+		if (t)
+			print_table(t, rows, nrows, failed_runs);
+		if (!t || fclose(t) != 0)
+			status = cli_usage_error("cannot write %s: %s", path, strerror(errno));
+		cJSON *sum = cJSON_CreateObject(), *jc = cJSON_AddArrayToObject(sum, "cases");
+		for (int i = 0, r = 0; i < n; i++) {
+			cJSON *c = cJSON_CreateObject();
+			cJSON_AddStringToObject(c, "case", cs[i].name);
+			cJSON_AddStringToObject(c, "family", cs[i].family);
+			cJSON_AddStringToObject(c, "title", cs[i].title);
+			cJSON_AddStringToObject(c, "citation", cs[i].citation);
+			cJSON_AddNumberToObject(c, "runs", experiment_runs(&cs[i].e));
+			cJSON *ck = cJSON_AddArrayToObject(c, "checks");
+			for (int k = 0; k < cs[i].nchecks; k++)
+				cJSON_AddItemToArray(ck, row_json(&rows[r++]));
+			cJSON_AddItemToArray(jc, c);
+		}
+		cJSON_AddNumberToObject(sum, "checks", nrows);
+		cJSON_AddNumberToObject(sum, "passed", pass);
+		snprintf(path, sizeof(path), "%s/summary.json", o.out);
+		char *text = cJSON_Print(sum);
+		FILE *f = fopen(path, "w");
+		if (status < 0 && (!f || fprintf(f, "%s\n", text) < 0 || fclose(f) != 0))
+			status = cli_usage_error("cannot write %s: %s", path, strerror(errno));
+		else if (f && status >= 0)
+			fclose(f);
+		free(text);
+		cJSON_Delete(sum);
+		if (status < 0 && !o.no_plot && plot(o.out, rows, nrows, &err) < 0)
+			fprintf(stderr, "slabsim: %s (the table and summary.json are written)\n",
+				err.msg);
+		if (status < 0)
+			status = pass == nrows && !failed_runs ? 0 : 1;
+	}
+	for (int i = 0; i < n; i++) {
+		for (int r = 0; runs[i] && r < experiment_runs(&cs[i].e); r++)
+			cJSON_Delete(runs[i][r]);
+		free(runs[i]);
+		val_case_free(&cs[i]);
+	}
+	free(runs);
+	free(rows);
+	free(cs);
+	free(o.names);
+	return status;
+}

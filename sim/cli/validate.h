@@ -1,0 +1,63 @@
+/* validate.h - validation cases: one published result per file (folder
+ * validation/), the runs that reproduce it (an experiment, as in configs/)
+ * and the checks that compare the runs with the published figures, each
+ * with its acceptance band and the reason for it. The schema is documented
+ * in validation/README.md. */
+#ifndef SIM_VALIDATE_H
+#define SIM_VALIDATE_H
+
+#include <stdbool.h>
+
+#include <cjson/cJSON.h>
+
+#include "experiment.h"
+
+/* A dimension of the experiment and the label of the choice it must take. */
+struct val_sel {
+	char *dim, *label;
+};
+
+struct val_check {
+	char *name;		/* "slub_min_objects=8", "test 1 512 B alloc" */
+	char *path;		/* the number in a run's JSON (summary_lookup) */
+	double scale;
+	bool has_default;	/* a value missing from a run counts as `dflt` */
+	double dflt;
+	struct val_sel at[EXP_MAX_DIMS];	/* the point measured */
+	int nat;
+	struct val_sel over[EXP_MAX_DIMS];	/* a ratio's denominator (nover > 0) */
+	int nover;
+	int at_point, over_point;	/* resolved by val_case_load */
+	double published;
+	double low, high;	/* accepted: low <= simulated / published <= high */
+	char *unit;		/* "s", "cycles", "ns", "x" */
+	char *reason;		/* why the band is as wide as it is */
+};
+
+struct val_case {
+	char *path, *name, *family, *title, *citation;
+	bool quick;		/* part of `validate --quick` (runs in seconds) */
+	struct experiment e;
+	struct val_check *checks;
+	int nchecks;
+};
+
+/* Read, check and expand the case at PATH; machine files named "./X" or
+ * "../X" are found beside the case file. -1: bad input, with the key path. */
+int val_case_load(struct val_case *vc, const char *path, struct sim_err *err);
+void val_case_free(struct val_case *vc);
+
+/* The folders searched for validation cases, ':'-separated: $SLABSIM_VALIDATION,
+ * then validation/ beside the binary, above it, and in the data directory. */
+const char *val_case_dirs(void);
+
+/* Find the case file of NAME (a path ending in .json, or a case name looked
+ * up in val_case_dirs()); 0 and the path in `out`, else -1. */
+int val_case_find(const char *name, char *out, size_t size);
+
+/* The mean over the replicates of a check's number at POINT (runs[i] is
+ * run i's JSON); the count of runs that gave one. */
+int val_point_value(const struct val_case *vc, const struct val_check *ch, int point,
+		    cJSON *const *runs, double *mean);
+
+#endif
