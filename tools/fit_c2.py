@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""fit_c2.py - how the "costs" of machines/core2-ep.json were fitted to
+"""fit_c2.py - how the fitted costs of machines/core2-ep.json were fitted to
 calibration.md C2 (slab_test tests 1 and 2, single thread, on core2-ep).
 
 Coordinate descent over the three policies' own cost entries (slab.*,
@@ -7,12 +7,12 @@ slub.*, slqb.*) and the core's memory-level parallelism and page-allocator
 costs (mlp, stream_mlp, page_alloc, page_free, page_buddy_per_page), which
 the three share; hardware figures (hand-offs, memory latency, caches) and
 scheduler costs are not touched. Each entry may move within [1/4, 4] x the
-core2 table's estimate. It starts from the machine file's current "costs"
+core2 table's estimate. It starts from the machine file's current costs
 (the last fit), so a rerun after a model change continues from there. The
 loss is the largest |log(simulated / published)| over the C2 cells up to
 4096 bytes of all three policies plus a tenth of their mean, and a penalty
 unless SLUB's test 2 jumps at least 3x at 8192. Prints the fitted entries
-as JSON, for core2-ep.json's "costs" (each with a "fit:" source).
+as JSON, for core2-ep.json's "fitted" (each "costs.NAME", case C2).
 
 usage: tools/fit_c2.py [SLABSIM] [ROUNDS]     (run from the repository root)"""
 import json, math, os, subprocess, sys, tempfile
@@ -46,10 +46,11 @@ def evaluate(slabsim, machine_json, costs, tmp, cache, policies):
     """Loss of every policy under `costs`; a policy whose entries did not
     change since its last run reuses that run's errors."""
     m = dict(machine_json)
-    m["costs"] = dict(costs)
-    m["sources"] = dict(machine_json["sources"])
+    m.pop("costs", None)
+    m["fitted"] = {k: v for k, v in machine_json.get("fitted", {}).items()
+                   if not k.startswith("costs.")}
     for k in costs:
-        m["sources"]["costs." + k] = "fit: in progress"
+        m["fitted"]["costs." + k] = {"value": costs[k], "case": "C2", "how": "in progress"}
     path = os.path.join(tmp, "fit-machine.json")
     with open(path, "w") as f:
         json.dump(m, f)
@@ -75,10 +76,12 @@ def main():
     rounds = int(sys.argv[2]) if len(sys.argv) > 2 else 8
     os.environ.setdefault("SLABSIM_MACHINES", os.path.abspath("machines"))
     machine_json = json.load(open("machines/core2-ep.json"))
-    table = json.load(open("machines/costs/core2.json"))["cycles"]
+    t = json.load(open("machines/costs/core2.json"))
+    table = dict(t["cycles"], **{k: v["value"] for k, v in t.get("fitted", {}).items()})
     names = [k for k in table if k.split(".")[0] in POLICIES] + list(SHARED)
     est = {k: table[k] for k in names}		# the core2 table's estimates: the bounds
-    cur = {k: machine_json.get("costs", {}).get(k, est[k]) for k in names}	# the last fit
+    fitted = machine_json.get("fitted", {})
+    cur = {k: fitted.get("costs." + k, {}).get("value", est[k]) for k in names}	# the last fit
     cache = {}
     with tempfile.TemporaryDirectory() as tmp:
         best, worst = evaluate(slabsim, machine_json, cur, tmp, cache, POLICIES)

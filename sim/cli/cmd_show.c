@@ -141,6 +141,10 @@ static int show_machine(const char *name, bool full_matrix)
 	if (m.nodes > 1)
 		printf("  %-13s %6u %8.1f\n", "memory_remote", m.mem_remote, m.mem_remote / m.ghz);
 	print_numa(&m);
+	printf("\nfitted to published results (validation/): %s\n", m.nfitted ? "" : "none");
+	for (int i = 0; i < m.nfitted; i++)
+		printf("  %-4s %-18s %-32s %g\n", m.fitted[i].fit_case, m.fitted[i].file,
+		       m.fitted[i].name, m.fitted[i].value);
 	if (m.ncpus <= 32 || full_matrix)
 		print_cpu_matrix(&m);
 	else

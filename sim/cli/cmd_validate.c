@@ -16,6 +16,7 @@
 #include "cli.h"
 #include "sweep.h"
 #include "validate.h"
+#include "hw/machine.h"
 #include "report/gnuplot.h"
 
 static const char validate_help[] =
@@ -34,6 +35,8 @@ static const char validate_help[] =
 	"  --out DIR   results folder (default results/validation)\n"
 	"  --no-plot   write no plot\n"
 	"  --list      list the cases and their checks, run nothing\n"
+	"  --fitted    print every machine's fitted figures and their digest (summary.json\n"
+	"              keeps the digest: a fitted figure changed since shows there)\n"
 	"\n"
 	"validation/README.md documents the case files. Exit status: 0 every check inside\n"
 	"its band, 1 a check outside it (or a run failed), 2 bad usage or input.\n";
@@ -41,7 +44,7 @@ static const char validate_help[] =
 struct val_opts {
 	const char **names;
 	int nnames;
-	bool quick, no_plot, list;
+	bool quick, no_plot, list, fitted;
 	int jobs;
 	const char *out;
 };
@@ -80,6 +83,8 @@ static int parse_opts(int argc, char **argv, struct val_opts *o)
 			o->no_plot = true;
 		} else if (!strcmp(a, "--list")) {
 			o->list = true;
+		} else if (!strcmp(a, "--fitted")) {
+			o->fitted = true;
 		} else if (!strcmp(a, "-j") || !strcmp(a, "--out")) {
 			if (i + 1 >= argc)
 				return cli_usage_error("%s needs a value (slabsim validate --help)", a);
@@ -371,6 +376,57 @@ static int plot(const char *dir, const struct val_row *rows, int n, struct sim_e
 	return plot_run_in(dir, "validation.gp", err);
 }
 
+static int cmp_line(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Every figure of the machine files and cost tables fitted to a published
+ * result, one line each ("C1 tigerton.json fabric.line_occupancy_cycles =
+ * 450"), sorted, and their FNV-1a digest: validation's results hold it, so
+ * a fitted figure changed without a new validation run is seen. */
+static cJSON *fitted_figures(char digest[17], struct sim_err *err)
+{
+	char *names[MACHINE_MAX_FILES], *lines[MACHINE_MAX_FILES * MACHINE_MAX_FITTED];
+	int n = machine_names(names, MACHINE_MAX_FILES), nl = 0;
+	cJSON *out = cJSON_CreateArray();
+	for (int i = 0; i < n; i++) {
+		struct machine m;
+		if (out && machine_load(&m, names[i], err) < 0) {
+			cJSON_Delete(out);
+			out = NULL;
+		}
+		for (int k = 0; out && k < m.nfitted; k++) {
+			char *l;
+			if (asprintf(&l, "%s %s %s = %.17g", m.fitted[k].fit_case, m.fitted[k].file,
+				     m.fitted[k].name, m.fitted[k].value) < 0)
+				abort();
+			bool dup = false;
+			for (int j = 0; j < nl && !dup; j++)
+				dup = !strcmp(lines[j], l);
+			if (dup)
+				free(l);
+			else
+				lines[nl++] = l;
+		}
+		if (out)
+			machine_free(&m);
+		free(names[i]);
+	}
+	qsort(lines, (size_t)nl, sizeof(*lines), cmp_line);
+	uint64_t h = 14695981039346656037ull;
+	for (int j = 0; j < nl; j++) {
+		for (const char *c = lines[j]; *c; c++)
+			h = (h ^ (unsigned char)*c) * 1099511628211ull;
+		h = (h ^ '\n') * 1099511628211ull;
+		if (out)
+			cJSON_AddItemToArray(out, cJSON_CreateString(lines[j]));
+		free(lines[j]);
+	}
+	snprintf(digest, 17, "%016llx", (unsigned long long)h);
+	return out;
+}
+
 static void list_cases(struct val_case *cs, int n)
 {
 	for (int i = 0; i < n; i++) {
@@ -438,6 +494,19 @@ int cmd_validate(int argc, char **argv)
 	int status = parse_opts(argc, argv, &o);
 	struct sim_err err;
 	struct val_case *cs = NULL;
+	if (status < 0 && o.fitted) {
+		char digest[17];
+		cJSON *fit = fitted_figures(digest, &err);
+		if (!fit)
+			status = cli_usage_error("%s", err.msg);
+		for (const cJSON *l = fit ? fit->child : NULL; l; l = l->next)
+			printf("%s\n", l->valuestring);
+		if (fit)
+			printf("fitted digest %s\n", digest);
+		cJSON_Delete(fit);
+		free(o.names);
+		return fit ? 0 : status;
+	}
 	int n = status < 0 ? load_cases(&o, &cs, &err) : 0;
 	if (status < 0 && n < 0)
 		status = cli_usage_error("%s", err.msg);
@@ -495,6 +564,12 @@ int cmd_validate(int argc, char **argv)
 			for (int k = 0; k < cs[i].nchecks; k++)
 				cJSON_AddItemToArray(ck, row_json(&rows[r++]));
 			cJSON_AddItemToArray(jc, c);
+		}
+		char digest[17];
+		cJSON *fit = fitted_figures(digest, &err);
+		if (fit) {
+			cJSON_AddItemToObject(sum, "fitted", fit);
+			cJSON_AddStringToObject(sum, "fitted_digest", digest);
 		}
 		cJSON_AddNumberToObject(sum, "checks", nrows);
 		cJSON_AddNumberToObject(sum, "passed", pass);

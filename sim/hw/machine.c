@@ -133,6 +133,117 @@ static int sources_all_used(const char *file, const cJSON *sources, struct sim_e
 	return 0;
 }
 
+/* The object PATH's figure goes in: dotted members of ROOT (made if need
+ * be); a cost ("costs.NAME" in a machine file, any name in a cost table,
+ * whose cost names have dots) is one member of the costs object. */
+static cJSON *fitted_parent(cJSON *root, const char *path, bool table, const char **leaf)
+{
+	cJSON *parent = root;
+	const char *p = path;
+	if (table) {
+		*leaf = path;
+		return cJSON_GetObjectItemCaseSensitive(root, "cycles");
+	}
+	const char *dot;
+	while ((dot = strchr(p, '.'))) {
+		char seg[64];
+		snprintf(seg, sizeof(seg), "%.*s", (int)(dot - p), p);
+		cJSON *child = cJSON_GetObjectItemCaseSensitive(parent, seg);
+		if (!child)
+			child = cJSON_AddObjectToObject(parent, seg);
+		if (!cJSON_IsObject(child))
+			return NULL;
+		parent = child;
+		p = dot + 1;
+		if (!strcmp(seg, "costs"))
+			break;
+	}
+	*leaf = p;
+	return parent;
+}
+
+/* "fitted": {"PATH": {"value": V, "case": "C1", "how": "..."}}: every figure
+ * fitted to a published result sits in this one place of its file, with the
+ * case it was fitted to. Each is put where the loader reads it, with the
+ * source "fit: CASE: how"; a "fit:" source anywhere else, or a fitted figure
+ * set a second time, is refused. */
+static int apply_fitted(struct machine *m, const char *file, cJSON *root, cJSON *src, bool table,
+			struct sim_err *err)
+{
+	for (const cJSON *it = src->child; it; it = it->next)
+		if (cJSON_IsString(it) && !strncmp(it->valuestring, "fit:", 4))
+			return sim_fail(err, "%s: 'sources.%s' says fit: a fitted figure goes in "
+					"'fitted', with the case it was fitted to", file, it->string);
+	cJSON *fit = cJSON_DetachItemFromObjectCaseSensitive(root, "fitted");
+	if (!fit)
+		return 0;
+	int rc = -1;
+	if (!cJSON_IsObject(fit)) {
+		sim_fail(err, "%s: field 'fitted' must be an object", file);
+		goto out;
+	}
+	const char *base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
+	for (const cJSON *e = fit->child; e; e = e->next) {
+		static const char *const keys[] = { "value", "case", "how", NULL };
+		char where[96];
+		snprintf(where, sizeof(where), "fitted.%s", e->string);
+		const cJSON *c = cJSON_GetObjectItemCaseSensitive(e, "case");
+		const cJSON *how = cJSON_GetObjectItemCaseSensitive(e, "how");
+		double v;
+		if (!cJSON_IsObject(e)) {
+			sim_fail(err, "%s: field '%s' must be {\"value\", \"case\", \"how\"}", file,
+				 where);
+			goto out;
+		}
+		if (only_known(file, e, where, keys, err) < 0 ||
+		    json_number(file, e, where, "value", 0, 1e7, false, &v, err) < 0)
+			goto out;
+		if (!cJSON_IsString(c) || strlen(c->valuestring) >= sizeof(m->fitted[0].fit_case) ||
+		    (c->valuestring[0] != 'C' && c->valuestring[0] != 'V') ||
+		    strspn(c->valuestring + 1, "0123456789") != strlen(c->valuestring + 1) ||
+		    !c->valuestring[1]) {
+			sim_fail(err, "%s: field '%s.case' must name the validation case the figure "
+				 "was fitted to (C1, C2, ...)", file, where);
+			goto out;
+		}
+		if (!cJSON_IsString(how) || !how->valuestring[0]) {
+			sim_fail(err, "%s: field '%s.how' must say how it was fitted", file, where);
+			goto out;
+		}
+		const char *leaf;
+		cJSON *parent = fitted_parent(root, e->string, table, &leaf);
+		if (!parent || cJSON_GetObjectItemCaseSensitive(parent, leaf)) {
+			sim_fail(err, "%s: '%s' is fitted, and set again outside 'fitted' (a fitted "
+				 "figure lives only there)", file, e->string);
+			goto out;
+		}
+		if (cJSON_GetObjectItemCaseSensitive(src, e->string)) {
+			sim_fail(err, "%s: 'sources.%s': a fitted figure's source is its 'fitted' "
+				 "entry", file, e->string);
+			goto out;
+		}
+		if (m->nfitted == MACHINE_MAX_FITTED || strlen(e->string) >= sizeof(m->fitted[0].name)) {
+			sim_fail(err, "%s: too many fitted figures, or a name too long", file);
+			goto out;
+		}
+		cJSON_AddNumberToObject(parent, leaf, v);
+		char *s;
+		if (asprintf(&s, "fit: %s: %s", c->valuestring, how->valuestring) < 0)
+			abort();
+		cJSON_AddStringToObject(src, e->string, s);
+		free(s);
+		struct machine_fit *f = &m->fitted[m->nfitted++];
+		snprintf(f->file, sizeof(f->file), "%s%s", table ? "costs/" : "", base);
+		snprintf(f->name, sizeof(f->name), "%s", e->string);
+		snprintf(f->fit_case, sizeof(f->fit_case), "%s", c->valuestring);
+		f->value = v;
+	}
+	rc = 0;
+out:
+	cJSON_Delete(fit);
+	return rc;
+}
+
 static int figure(const char *file, const cJSON *obj, const cJSON *sources,
 		  const char *where, const char *key, double min, double max,
 		  bool integer, double *out, struct sim_err *err)
@@ -476,9 +587,13 @@ static int load_cost_table(struct machine *m, const cJSON *root, const cJSON *sr
 	int rc = -1;
 	cJSON *cyc = json_member(cpath, ct, NULL, "cycles", err);
 	cJSON *csrc = cyc ? json_member(cpath, ct, NULL, "sources", err) : NULL;
-	if (csrc && load_costs_object(m, cpath, cyc, csrc, NULL, true, err) == 0 &&
+	if (csrc && cJSON_IsObject(cyc) && cJSON_IsObject(csrc) &&
+	    apply_fitted(m, cpath, ct, csrc, true, err) == 0 &&
+	    load_costs_object(m, cpath, cyc, csrc, NULL, true, err) == 0 &&
 	    sources_all_used(cpath, csrc, err) == 0)
 		rc = 0;
+	else if (csrc && (!cJSON_IsObject(cyc) || !cJSON_IsObject(csrc)))
+		sim_fail(err, "%s: 'cycles' and 'sources' must be objects", cpath);
 	cJSON_Delete(ct);
 	if (rc < 0)
 		return -1;
@@ -505,6 +620,8 @@ int machine_load(struct machine *m, const char *name, struct sim_err *err)
 		sim_fail(err, "%s: field 'sources' must be an object", f);
 		goto out;
 	}
+	if (apply_fitted(m, f, root, src, false, err) < 0)
+		goto out;
 	static const char *const root_keys[] = { "name", "description", "clock_ghz", "topology",
 		"handoff_cycles", "memory_cycles", "atomic_cycles", "llc", "l1", "fabric", "cost_table",
 		"costs", "sources", NULL };

@@ -41,6 +41,15 @@ struct hw_cpu_topo {
 
 #define MACHINE_MAX_COSTS 128
 
+#define MACHINE_MAX_FITTED 48
+
+/* A figure fitted to a published result: where it lives ("tigerton.json",
+ * "costs/core2.json"), its name there, its value and the case (validation/). */
+struct machine_fit {
+	char file[48], name[64], fit_case[16];
+	double value;
+};
+
 struct machine {
 	char name[64];
 	char description[256];
@@ -75,6 +84,8 @@ struct machine {
 	char cost_name[MACHINE_MAX_COSTS][48];
 	double cost[MACHINE_MAX_COSTS];
 	int nsources;
+	int nfitted;			/* the figures fitted to a published result */
+	struct machine_fit fitted[MACHINE_MAX_FITTED];
 };
 
 /* Find a machine by name (machines/NAME.json) or by path (./file.json). */

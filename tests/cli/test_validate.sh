@@ -81,4 +81,40 @@ expect_exit 0 "C1: Tigerton" "$SLABSIM" validate --list
 expect_exit 0 "usage: slabsim validate" "$SLABSIM" validate --help
 # every case file in validation/ loads and names one point per check
 expect_exit 0 "V4" "$SLABSIM" validate --list
+
+# the fitted figures: each machine file keeps them in "fitted", with the case
+"$SLABSIM" validate --fitted > "$TMP/fitted.txt" || fail "validate --fitted failed"
+grep -q "^C1 tigerton.json fabric.line_occupancy_cycles = 450$" "$TMP/fitted.txt" ||
+	fail "validate --fitted does not list tigerton's fitted line occupancy"
+grep -q "^C2 core2-ep.json costs.mlp = 6$" "$TMP/fitted.txt" ||
+	fail "validate --fitted does not list core2-ep's fitted mlp"
+# ... and results/validation was made with the same fitted figures: a fitted
+# figure changed without `make validate` fails here
+if [ -f results/validation/summary.json ]; then
+	now=$(sed -n 's/^fitted digest //p' "$TMP/fitted.txt")
+	json results/validation/summary.json "d['fitted_digest'] == '$now'"
+	[ "$FAILS" -eq 0 ] || echo "a fitted figure changed since results/validation was made: run make validate" >&2
+fi
+# a figure marked fit: outside "fitted", or set twice, is refused
+mkdir -p "$TMP/m/costs"
+cp machines/costs/core2.json "$TMP/m/costs/"
+python3 - machines/tigerton.json "$TMP/m" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+a = json.loads(json.dumps(m))
+a["fabric"]["line_occupancy_cycles"] = 450
+json.dump(a, open(sys.argv[2] + "/twice.json", "w"))
+b = json.loads(json.dumps(m))
+del b["fitted"]
+b["fabric"]["line_occupancy_cycles"] = 450
+b["sources"]["fabric.line_occupancy_cycles"] = "fit: C1"
+json.dump(b, open(sys.argv[2] + "/loose.json", "w"))
+c = json.loads(json.dumps(m))
+c["fitted"]["fabric.line_occupancy_cycles"]["case"] = "calibration"
+json.dump(c, open(sys.argv[2] + "/nocase.json", "w"))
+PY
+expect_exit 2 "is fitted, and set again outside 'fitted'" "$SLABSIM" show machine "$TMP/m/twice.json"
+expect_exit 2 "a fitted figure goes in 'fitted'" "$SLABSIM" show machine "$TMP/m/loose.json"
+expect_exit 2 "must name the validation case" "$SLABSIM" show machine "$TMP/m/nocase.json"
+expect_exit 0 "C1   tigerton.json" "$SLABSIM" show machine tigerton
 finish
