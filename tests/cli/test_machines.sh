@@ -1,13 +1,13 @@
-# test_machines.sh - the machine catalogue: all nine are listed, each loads,
+# test_machines.sh - the machine catalogue: all eleven are listed, each loads,
 # shows its tree, NUMA table and matrix, and runs hackbench.
 . tests/cli/lib.sh
 expect_exit 0 "" "$SLABSIM" list machines
 awk '{print $1}' "$TMP/out" > "$TMP/names"
 for m in tigerton core2-ep nehalem-ep westmere-ep nehalem-ex x3950-m2 niagara2-t5240 \
-	 epyc-genoa-2s sapphire-rapids-2s; do
+	 epyc-genoa-2s sapphire-rapids-2s opteron-2350-2s phenom-x4; do
 	grep -qx "$m" "$TMP/names" || fail "list machines: $m missing"
 done
-[ "$(wc -l < "$TMP/names")" -eq 9 ] || fail "list machines: expected 9, got $(wc -l < "$TMP/names")"
+[ "$(wc -l < "$TMP/names")" -eq 11 ] || fail "list machines: expected 11, got $(wc -l < "$TMP/names")"
 
 for m in $(cat "$TMP/names"); do
 	expect_exit 0 "node distances:" "$SLABSIM" show machine "$m"
@@ -32,5 +32,8 @@ expect_exit 0 "" "$SLABSIM" show machine x3950-m2 --matrix
 [ "$(grep -c '^ *[0-9]' "$TMP/out")" -ge 64 ] || fail "--matrix: not every CPU"
 expect_exit 0 "" "$SLABSIM" show machine epyc-genoa-2s
 grep -qE "same_die +56 +23.3" "$TMP/out" || fail "genoa: the CCX class"
+expect_exit 0 "" "$SLABSIM" show machine opteron-2350-2s
+grep -q "^available: 2 nodes (0-1)" "$TMP/out" || fail "opteron-2350-2s: not 2 nodes"
+grep -qE "other_socket +180 +90.0" "$TMP/out" || fail "opteron-2350-2s: other_socket hand-off"
 expect_exit 2 "one NAME only" "$SLABSIM" show machine tigerton --wide
 finish
