@@ -1,0 +1,46 @@
+set terminal pngcairo size 1260,1080
+set output 'validation.png'
+set multiplot layout 3,3 title 'slabsim validate: simulated against published (bars: acceptance bands)'
+set logscale xy
+set format x '%g'
+set format y '%g'
+set xlabel 'published'
+set ylabel 'simulated'
+unset key
+set title 'C1'
+set xrange [3.64771:487.5]
+set yrange [3.64771:487.5]
+plot x lc rgb 'gray', 'validation.dat' index 0 using 1:2:3:4 with yerrorbars pt 7 ps 0.6 lc rgb '#0060a0'
+set title 'C2'
+set xrange [21.9333:2365.35]
+set yrange [21.9333:2365.35]
+plot x lc rgb 'gray', 'validation.dat' index 1 using 1:2:3:4 with yerrorbars pt 7 ps 0.6 lc rgb '#0060a0'
+set title 'C3'
+set xrange [4.26:320.1]
+set yrange [4.26:320.1]
+plot x lc rgb 'gray', 'validation.dat' index 2 using 1:2:3:4 with yerrorbars pt 7 ps 0.6 lc rgb '#0060a0'
+set title 'C4'
+set xrange [0.000116208:0.00272998]
+set yrange [0.000116208:0.00272998]
+plot x lc rgb 'gray', 'validation.dat' index 3 using 1:2:3:4 with yerrorbars pt 7 ps 0.6 lc rgb '#0060a0'
+set title 'V1'
+set xrange [0.396667:1.96052]
+set yrange [0.396667:1.96052]
+plot x lc rgb 'gray', 'validation.dat' index 4 using 1:2:3:4 with yerrorbars pt 7 ps 0.6 lc rgb '#0060a0'
+set title 'V3'
+set xrange [0.600021:2.03123]
+set yrange [0.600021:2.03123]
+plot x lc rgb 'gray', 'validation.dat' index 5 using 1:2:3:4 with yerrorbars pt 7 ps 0.6 lc rgb '#0060a0'
+set title 'V4'
+set xrange [64.6667:6089.85]
+set yrange [64.6667:6089.85]
+plot x lc rgb 'gray', 'validation.dat' index 6 using 1:2:3:4 with yerrorbars pt 7 ps 0.6 lc rgb '#0060a0'
+set title 'V5'
+set xrange [0.619154:1.71604]
+set yrange [0.619154:1.71604]
+plot x lc rgb 'gray', 'validation.dat' index 7 using 1:2:3:4 with yerrorbars pt 7 ps 0.6 lc rgb '#0060a0'
+set title 'V6'
+set xrange [0.650393:1.52342]
+set yrange [0.650393:1.52342]
+plot x lc rgb 'gray', 'validation.dat' index 8 using 1:2:3:4 with yerrorbars pt 7 ps 0.6 lc rgb '#0060a0'
+unset multiplot
