@@ -56,15 +56,21 @@ static inline int list_empty(const struct list_head *head)
 
 #define list_for_each(pos, head) for (pos = (head)->next; pos != (head); pos = pos->next)
 
+/* The list_head inside *pos, found by address alone: at the end of a walk
+ * pos stands for the head, which is no entry (and may sit at an address the
+ * entry type's alignment does not allow), so no member of it is read. */
+#define list_member_ptr(pos, member) \
+	((struct list_head *)((char *)(pos) + offsetof(__typeof__(*(pos)), member)))
+
 #define list_for_each_entry(pos, head, member)                                  \
 	for (pos = list_entry((head)->next, __typeof__(*pos), member);          \
-	     &pos->member != (head);                                            \
-	     pos = list_entry(pos->member.next, __typeof__(*pos), member))
+	     list_member_ptr(pos, member) != (head);                            \
+	     pos = list_entry(list_member_ptr(pos, member)->next, __typeof__(*pos), member))
 
 #define list_for_each_entry_safe(pos, n, head, member)                          \
 	for (pos = list_entry((head)->next, __typeof__(*pos), member),          \
-	     n = list_entry(pos->member.next, __typeof__(*pos), member);        \
-	     &pos->member != (head);                                            \
-	     pos = n, n = list_entry(n->member.next, __typeof__(*n), member))
+	     n = list_entry(list_member_ptr(pos, member)->next, __typeof__(*pos), member); \
+	     list_member_ptr(pos, member) != (head);                            \
+	     pos = n, n = list_entry(list_member_ptr(n, member)->next, __typeof__(*n), member))
 
 #endif
