@@ -32,8 +32,8 @@ set xrange [0.600021:2.03123]
 set yrange [0.600021:2.03123]
 plot x lc rgb 'gray', 'validation.dat' index 5 using 1:2:3:4 with yerrorbars pt 7 ps 0.6 lc rgb '#0060a0'
 set title 'V4'
-set xrange [64.6667:6089.85]
-set yrange [64.6667:6089.85]
+set xrange [488.133:6089.85]
+set yrange [488.133:6089.85]
 plot x lc rgb 'gray', 'validation.dat' index 6 using 1:2:3:4 with yerrorbars pt 7 ps 0.6 lc rgb '#0060a0'
 set title 'V5'
 set xrange [0.619154:1.71604]
