@@ -453,8 +453,13 @@ static int load_cases(const struct val_opts *o, struct val_case **out, struct si
 		for (int i = 0; i < np; i++) {
 			char p[PATH_MAX];
 			if (val_case_find(o->names[i], p, sizeof(p)) < 0) {
-				sim_fail(err, "no validation case '%s' (looked for %s.json in %s)",
-					 o->names[i], o->names[i], val_case_dirs());
+				size_t l = strlen(o->names[i]);
+				if (l > 5 && !strcmp(o->names[i] + l - 5, ".json"))
+					sim_fail(err, "cannot read validation case %s: %s", o->names[i],
+						 strerror(errno));
+				else
+					sim_fail(err, "no validation case '%s' (looked for %s.json in %s)",
+						 o->names[i], o->names[i], val_case_dirs());
 				np = i;
 				goto fail;
 			}

@@ -283,15 +283,9 @@ static int parse_case(struct val_case *vc, cJSON *root, const char *path, struct
 int val_case_load(struct val_case *vc, const char *path, struct sim_err *err)
 {
 	memset(vc, 0, sizeof(*vc));
-	size_t len;
-	char *text = file_read_text(path, &len);
-	if (!text)
-		return sim_fail(err, "cannot read validation case %s: %s", path, strerror(errno));
-	cJSON *root = cJSON_Parse(text);
-	free(text);
+	cJSON *root = json_read_file(path, err);
 	if (!root)
-		return sim_fail(err, "%s: not valid JSON (near '%.20s')", path,
-				cJSON_GetErrorPtr() ? cJSON_GetErrorPtr() : "?");
+		return -1;
 	int rc = parse_case(vc, root, path, err);
 	cJSON_Delete(root);
 	return rc;

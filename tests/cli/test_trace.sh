@@ -3,7 +3,7 @@
 # grep -c; strict=1; damaged and fuzzed traces; a recorded hackbench replays
 # with the same allocations and frees per cache; cpu_map=; pace=.
 . tests/cli/lib.sh
-D=tests/cli/data/traces	# copies of ../shared/traces/
+D=tests/cli/data/traces	# two real ftrace kmem captures (README.md there)
 for f in kmem_SLAB kmem_SLUB; do
 	expect_exit 0 "invariants: ok" "$SLABSIM" run -m core2-ep -p slub -w "trace $D/$f.log" \
 		--json "$TMP/$f.json"
