@@ -32,7 +32,7 @@ static const char validate_help[] =
 	"  CASE        a case name (C1, V4, ...) or a case file; default: every case\n"
 	"  --quick     only the cases marked quick (they run in seconds; make test)\n"
 	"  -j N        runs at a time (default: the CPU count)\n"
-	"  --out DIR   results folder (default results/validation)\n"
+	"  --out DIR   results folder (default out/validation)\n"
 	"  --no-plot   write no plot\n"
 	"  --list      list the cases and their checks, run nothing\n"
 	"  --fitted    print every machine's fitted figures and their digest (summary.json\n"
@@ -70,7 +70,7 @@ static int parse_opts(int argc, char **argv, struct val_opts *o)
 	memset(o, 0, sizeof(*o));
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	o->jobs = ncpu > 0 ? (int)ncpu : 1;
-	o->out = "results/validation";
+	o->out = "out/validation";
 	o->names = calloc((size_t)argc + 1, sizeof(*o->names));
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -198,8 +198,10 @@ static void evaluate(const struct val_case *vc, const struct val_check *ch, cJSO
 {
 	*r = (struct val_row){ .vc = vc, .ch = ch };
 	double a, b = 1;
-	r->have = val_point_value(vc, ch, ch->at_point, runs, &a) > 0 &&
-		(ch->over_point < 0 || val_point_value(vc, ch, ch->over_point, runs, &b) > 0);
+	const char *over = ch->over_path ? ch->over_path : ch->path;
+	r->have = val_point_value(vc, ch, ch->at_point, ch->path, runs, &a) > 0 &&
+		(ch->over_point < 0 ||
+		 val_point_value(vc, ch, ch->over_point, over, runs, &b) > 0);
 	if (r->have && ch->over_point >= 0 && b == 0)
 		r->have = false;
 	r->sim = r->have ? a / b : NAN;
@@ -264,8 +266,11 @@ static void print_row(FILE *f, const struct val_row *r)
 		snprintf(err, sizeof(err), "%+.0f%%", 100 * (r->ratio - 1));
 	else
 		snprintf(err, sizeof(err), "-");
-	snprintf(band, sizeof(band), "%+.0f..%+.0f%%", 100 * (r->ch->low - 1),
-		 100 * (r->ch->high - 1));
+	if (r->ch->high >= 100)	/* an ordering: bounded below only */
+		snprintf(band, sizeof(band), ">= %+.0f%%", 100 * (r->ch->low - 1));
+	else
+		snprintf(band, sizeof(band), "%+.0f..%+.0f%%", 100 * (r->ch->low - 1),
+			 100 * (r->ch->high - 1));
 	fprintf(f, "%-4s %-30.30s %9s %9s %-6s %7s %-13s %-4s  %-30.30s %s\n", r->vc->name,
 		r->ch->name, pub, sim, r->ch->unit ? r->ch->unit : "", err, band,
 		!r->have ? "NONE" : r->pass ? "ok" : "FAIL", r->lock, r->sym);
@@ -308,6 +313,8 @@ static cJSON *row_json(const struct val_row *r)
 	cJSON_AddStringToObject(j, "reason", r->ch->reason);
 	cJSON_AddStringToObject(j, "verdict", !r->have ? "no value" : r->pass ? "ok" : "fail");
 	cJSON_AddStringToObject(j, "path", r->ch->path);
+	if (r->ch->over_path)
+		cJSON_AddStringToObject(j, "over_path", r->ch->over_path);
 	cJSON_AddStringToObject(j, "top_lock", r->lock);
 	cJSON_AddStringToObject(j, "top_symbol", r->sym);
 	return j;

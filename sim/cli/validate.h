@@ -20,6 +20,7 @@ struct val_sel {
 struct val_check {
 	char *name;		/* "slub_min_objects=8", "test 1 512 B alloc" */
 	char *path;		/* the number in a run's JSON (summary_lookup) */
+	char *over_path;	/* the denominator's number, if not `path` */
 	double scale;
 	bool has_default;	/* a value missing from a run counts as `dflt` */
 	double dflt;
@@ -55,9 +56,10 @@ const char *val_case_dirs(void);
  * up in val_case_dirs()); 0 and the path in `out`, else -1. */
 int val_case_find(const char *name, char *out, size_t size);
 
-/* The mean over the replicates of a check's number at POINT (runs[i] is
- * run i's JSON); the count of runs that gave one. */
+/* The mean over the replicates of the number at PATH (the check's path or
+ * over_path, times its scale) at POINT (runs[i] is run i's JSON); the count
+ * of runs that gave one. */
 int val_point_value(const struct val_case *vc, const struct val_check *ch, int point,
-		    cJSON *const *runs, double *mean);
+		    const char *path, cJSON *const *runs, double *mean);
 
 #endif

@@ -17,7 +17,8 @@
 #include "report/summary.h"
 
 #define VAL_CASE_KEYS "case family title citation quick experiment checks"
-#define VAL_CHECK_KEYS "name metric path scale default at over published chain band unit reason"
+#define VAL_CHECK_KEYS \
+	"name metric path scale default at over over_path published chain band unit reason"
 
 static char *own(struct val_case *vc, const char *s)
 {
@@ -166,7 +167,8 @@ static int parse_check(struct val_case *vc, const cJSON *o, int i, struct val_ch
 		return -1;
 	char *metric = NULL;
 	if (get_str(o, "metric", false, w, vc, &metric, err) < 0 ||
-	    get_str(o, "path", false, w, vc, &ch->path, err) < 0)
+	    get_str(o, "path", false, w, vc, &ch->path, err) < 0 ||
+	    get_str(o, "over_path", false, w, vc, &ch->over_path, err) < 0)
 		return -1;
 	ch->scale = 1;
 	if (!metric == !ch->path)
@@ -221,6 +223,8 @@ static int parse_check(struct val_case *vc, const cJSON *o, int i, struct val_ch
 	if (v && (parse_sel(vc, v, where, ch->over, &ch->nover, err) < 0 ||
 		  resolve(vc, ch->over, ch->nover, where, &ch->over_point, err) < 0))
 		return -1;
+	if (ch->over_path && ch->over_point < 0)
+		ch->over_point = ch->at_point;	/* a ratio of two numbers of one run */
 	return 0;
 }
 
@@ -326,7 +330,7 @@ int val_case_find(const char *name, char *out, size_t size)
 }
 
 int val_point_value(const struct val_case *vc, const struct val_check *ch, int point,
-		    cJSON *const *runs, double *mean)
+		    const char *path, cJSON *const *runs, double *mean)
 {
 	int n = 0;
 	double sum = 0;
@@ -337,7 +341,7 @@ int val_point_value(const struct val_case *vc, const struct val_check *ch, int p
 		double x;
 		if (!inv || strcmp(inv, "ok"))
 			continue;
-		if (summary_lookup(run, ch->path, &x) < 0) {
+		if (summary_lookup(run, path, &x) < 0) {
 			if (!ch->has_default)
 				continue;
 			x = ch->dflt;

@@ -10,18 +10,18 @@ OUT="$TMP/val"
 rc=$?
 [ "$rc" -le 1 ] || fail "validate --quick exited $rc: $(head -c 400 "$TMP/quick.err")"
 cat "$TMP/quick.txt"
-for f in summary.json C2.jsonl C3.jsonl C4.jsonl V4.jsonl validation.dat validation.gp; do
+for f in summary.json C2.jsonl C3.jsonl C4.jsonl V4.jsonl V7.jsonl validation.dat validation.gp; do
 	[ -s "$OUT/$f" ] || fail "validate wrote no $f"
 done
 python3 - "$OUT/summary.json" "$TMP/quick.txt" "$rc" <<'PY' || fail "validate --quick: summary"
 import json, sys
 d = json.load(open(sys.argv[1]))
-rows = [l for l in open(sys.argv[2]) if l[:3] in ('C2 ', 'C3 ', 'C4 ', 'V4 ')]
+rows = [l for l in open(sys.argv[2]) if l[:3] in ('C2 ', 'C3 ', 'C4 ', 'V4 ', 'V7 ')]
 names = [c['case'] for c in d['cases']]
-assert names == ['C2', 'C3', 'C4', 'V4'], names	# the quick ones, in order
+assert names == ['C2', 'C3', 'C4', 'V4', 'V7'], names	# the quick ones, in order
 checks = [k for c in d['cases'] for k in c['checks']]
 assert len(rows) == len(checks) == d['checks'], (len(rows), len(checks))
-assert len(checks) == 93 + 10 + 8 + 6
+assert len(checks) == 93 + 10 + 8 + 6 + 2
 for k in checks:	# the verdict follows from the band
     inside = k['simulated'] is not None and \
         k['band'][0] <= k['simulated'] / k['published'] <= k['band'][1]
@@ -38,6 +38,11 @@ for case in ('C3', 'C4'):	# fitted figures and the verification must hold
 # lock's line at c/2: 1 / (a + s + c/2)
 k = [k for k in by['C4']['checks'] if k['check'] == 'throughput a=5000 s=400 n=1'][0]
 assert abs(k['published'] - 1 / 5450) < 1e-12, k
+# V7's orderings: a ratio of two symbols of one run (over_path), the band
+# open above
+for k in by['V7']['checks']:
+    assert k['over_path'] == 'profile[symbol=kmem_cache_free].percent', k
+    assert k['band'][0] == 1 and k['band'][1] >= 100, k
 # the row of a SLAB run names SLAB's lock
 assert any('l3->list_lock' in k['top_lock'] for k in by['V4']['checks'])
 PY
@@ -54,6 +59,10 @@ c = {"case": "T1", "title": "pingpong smt", "citation": "a test", "quick": True,
 json.dump(c, open(sys.argv[1] + "/ok.json", "w"))
 c["checks"][0]["published"] = 71
 json.dump(c, open(sys.argv[1] + "/off.json", "w"))
+r = json.loads(json.dumps(c))	# a ratio inside one run: other socket / SMT
+r["checks"][0].update({"path": "result.by_class.other_socket",
+                       "over_path": "result.by_class.smt", "published": 10, "band": [0.1, 10]})
+json.dump(r, open(sys.argv[1] + "/ratio.json", "w"))
 c["checks"][0]["at"] = {"machine": "tigerton"}
 json.dump(c, open(sys.argv[1] + "/badat.json", "w"))
 del c["checks"][0]["at"]
@@ -69,6 +78,13 @@ json.dump(c, open(sys.argv[1] + "/key.json", "w"))
 PY
 expect_exit 0 "1 of 1 checks inside their bands" "$SLABSIM" validate "$TMP/cases/ok.json" --out "$TMP/v1" --no-plot
 expect_exit 1 "FAIL" "$SLABSIM" validate "$TMP/cases/off.json" --out "$TMP/v2" --no-plot
+expect_exit 0 "1 of 1 checks inside their bands" "$SLABSIM" validate "$TMP/cases/ratio.json" --out "$TMP/v3" --no-plot
+python3 - "$TMP/v3" <<'PY' || fail "over_path: the ratio is not the run's other_socket / smt"
+import json, sys
+k = json.load(open(sys.argv[1] + "/summary.json"))['cases'][0]['checks'][0]
+c = json.loads(open(sys.argv[1] + "/T1.jsonl").readline())['result']['by_class']
+assert abs(k['simulated'] - c['other_socket'] / c['smt']) < 1e-9, (k, c)
+PY
 expect_exit 1 "0 of 1 checks inside their bands" "$SLABSIM" validate "$TMP/cases/off.json" --out "$TMP/v2" --no-plot
 expect_exit 2 "checks[0].at: matches 0 points" "$SLABSIM" validate "$TMP/cases/badat.json"
 expect_exit 2 "checks[0].band: expected [LOW, HIGH]" "$SLABSIM" validate "$TMP/cases/badband.json"
