@@ -42,8 +42,9 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 all: slabsim
 
 # always copied: ./slabsim is whichever build (plain or MPI=1) was made last
+# a copy renamed into place: a sweep still running the old ./slabsim keeps it
 slabsim: $(BUILD)/slabsim FORCE
-	cp $< $@
+	cp $< $@.tmp && mv -f $@.tmp $@
 
 # the MPI build beside the plain one, for the MPI test
 mpi: FORCE
@@ -123,31 +124,38 @@ cli-test: slabsim mpi
 	  SLABSIM=$(CURDIR)/slabsim SLABSIM_MPI=$(CURDIR)/build-mpi/slabsim sh $$t; done
 
 # make demo: the sweep of configs/tigerton-min-objects.json at the published
-# size (hackbench 100 process 2000, sample=auto), 2 replicates, into
-# results/demo/ with its plots. DEMO_ARGS adds NAME=VALUE or options
+# size (hackbench 100 process 2000, sample=auto), 2 replicates, into out/demo/
+# (untracked: the committed reference results in results/demo/ are written
+# by make results only) with its plots. DEMO_ARGS adds NAME=VALUE or options
 # (make demo DEMO_ARGS=loops=100 for a first look in a few minutes).
 DEMO_ARGS ?=
 demo: deps
 	$(MAKE) all
 	./slabsim sweep configs/tigerton-min-objects.json --replicates 2 $(DEMO_ARGS) \
-	  --out results/demo --force
+	  --out out/demo --force
 
 # make results: every config of configs/ at the size it gives (hackbench at
-# the published 2000 loops with sample=auto), into results/NAME/.
+# the published 2000 loops with sample=auto), into results/NAME/, the
+# reference results the README tabulates (a sweep's own default is out/NAME/).
 # RESULT_ARGS adds NAME=VALUE or options to every sweep.
 RESULT_ARGS ?=
 results: slabsim
 	./slabsim sweep configs/tigerton-min-objects.json --replicates 2 $(RESULT_ARGS) \
 	  --out results/demo --force
-	./slabsim sweep configs/min-objects-per-node.json --replicates 2 $(RESULT_ARGS) --force
-	./slabsim sweep configs/slab-slub-slqb.json --replicates 2 $(RESULT_ARGS) --force
-	./slabsim sweep configs/pcp-machines.json --replicates 2 $(RESULT_ARGS) --force
-	./slabsim sweep configs/cpu-partial.json --replicates 2 $(RESULT_ARGS) --force
-	./slabsim sweep configs/slab-test.json $(RESULT_ARGS) --force
-	./slabsim sweep configs/lockbench-curve.json $(RESULT_ARGS) --force
-	./slabsim sweep configs/oltp-irq.json $(RESULT_ARGS) --force
-	./slabsim sweep configs/designs-hackbench.json --replicates 2 $(RESULT_ARGS) --force
-	./slabsim sweep configs/designs-slab-test.json $(RESULT_ARGS) --force
+	./slabsim sweep configs/min-objects-per-node.json --replicates 2 $(RESULT_ARGS) \
+	  --out results/min-objects-per-node --force
+	./slabsim sweep configs/slab-slub-slqb.json --replicates 2 $(RESULT_ARGS) \
+	  --out results/slab-slub-slqb --force
+	./slabsim sweep configs/pcp-machines.json --replicates 2 $(RESULT_ARGS) \
+	  --out results/pcp-machines --force
+	./slabsim sweep configs/cpu-partial.json --replicates 2 $(RESULT_ARGS) \
+	  --out results/cpu-partial --force
+	./slabsim sweep configs/slab-test.json $(RESULT_ARGS) --out results/slab-test --force
+	./slabsim sweep configs/lockbench-curve.json $(RESULT_ARGS) --out results/lockbench-curve --force
+	./slabsim sweep configs/oltp-irq.json $(RESULT_ARGS) --out results/oltp-irq --force
+	./slabsim sweep configs/designs-hackbench.json --replicates 2 $(RESULT_ARGS) \
+	  --out results/designs-hackbench --force
+	./slabsim sweep configs/designs-slab-test.json $(RESULT_ARGS) --out results/designs-slab-test --force
 	tools/sample_table.sh
 	./slabsim validate --out results/validation || [ $$? -eq 1 ]	# 1: a check outside its band
 

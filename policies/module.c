@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "engine/suggest.h"
 #include "kernel/kernel.h"
 #include "policy.h"
 
@@ -223,8 +224,11 @@ const struct slab_policy *slab_policy_lookup(const char *name, struct sim_err *e
 		append_name(builtin, sizeof(builtin), slab_policies[i]->name);
 	struct name_list l = { found, sizeof(found) };
 	each_path_dir(list_names, &l);	/* named, not loaded */
-	return sim_fail(err, "unknown policy '%s'; valid policies: %s%s%s, or a module's path "
-			"like ./mine.so (make policy SRC=mine.c)", name, builtin,
+	char near[96], all[1300];
+	snprintf(all, sizeof(all), "%s %s", builtin, found);
+	return sim_fail(err, "unknown policy '%s'%s; valid policies: %s%s%s, or a module's path "
+			"like ./mine.so (make policy SRC=mine.c)", name,
+			suggest_near(name, all, near, sizeof(near)), builtin,
 			*found ? "; modules in SLABSIM_POLICY_PATH: " : "", found), NULL;
 }
 

@@ -38,7 +38,11 @@ static void print_module(const char *name, const char *path, const struct slab_p
 			 const char *why, void *arg)
 {
 	if (p)
-		printf("%-12s %s (module %s)\n", name, p->description, path);
+		printf("%-12s %s (module %s%s%s%s)\n", name, p->description, path,
+		       strcmp(name, p->name) ? "; it calls itself '" : "",
+		       strcmp(name, p->name) ? p->name : "",
+		       strcmp(name, p->name) ? "', the name its runs and results carry: set "
+					       ".name in its source" : "");
 	else
 		printf("%-12s (refused: %s)\n", name, why);
 }

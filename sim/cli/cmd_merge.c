@@ -19,7 +19,10 @@ static const char merge_help[] =
 	"`slabsim sweep EXP.json --shard I/N --out part-I`, into --out: runs.jsonl\n"
 	"(in run order), summary.json, summary.csv and the plots. Every folder must\n"
 	"come from the same experiment file, overrides and replicates. A run found\n"
-	"in two folders is kept once; runs found in none are reported.\n";
+	"in two folders is kept once; runs found in none are reported.\n"
+	"\n"
+	"exit status: 0 every run is there and passed its invariants, 1 runs are\n"
+	"missing or one failed, 2 bad usage or input\n";
 
 int cmd_merge(int argc, char **argv)
 {
@@ -96,7 +99,7 @@ int cmd_merge(int argc, char **argv)
 			printf(" (%d missing: run the missing shards, or `slabsim sweep ... --resume "
 			       "--out %s`; plots wait for every run)", nruns - have, out);
 		printf("\n");
-		status = failed ? 1 : 0;
+		status = failed || have < nruns ? 1 : 0;	/* an afterok chain must notice */
 	}
 	for (int i = 0; i < nruns; i++)
 		cJSON_Delete(runs[i]);

@@ -7,13 +7,15 @@
 
 #include "cli.h"
 #include "report/gnuplot.h"
+#include "report/outfile.h"
 #include "report/report.h"
 #include "run_core.h"
 
 static const char run_help[] =
 	"usage: slabsim run -m MACHINE -p POLICY -w WORKLOAD [NAME=VALUE ...]\n"
-	"                   [--seed N] [--json FILE] [--plot FILE.png] [--profile-rows N]\n"
-	"                   [--compare] [--quiet]\n"
+	"                   [--seed N] [--json FILE] [--profile-rows N] [--quiet]\n"
+	"                   [--compare]           (slab_test: published figures beside)\n"
+	"                   [--plot FILE.png]     (pingpong: its heatmap)\n"
 	"\n"
 	"Simulate WORKLOAD on MACHINE with the slab allocator POLICY and print the\n"
 	"workload's own result (hackbench: Time: S.MS), a slabinfo-style cache table\n"
@@ -27,11 +29,14 @@ static const char run_help[] =
 	"                       slub_min_objects=8 slub_max_order=3 kernel=2.6.25 loops=200\n"
 	"                       (`slabsim list params` shows them all)\n"
 	"  --seed N             the run's random seed (default 1); same seed, same JSON\n"
-	"  --json FILE          also write the results as JSON (written atomically)\n"
-	"  --plot FILE.png      draw the result with gnuplot (pingpong: heatmap); the\n"
+	"  --json FILE          also write the results as JSON (a new or regular file is\n"
+	"                       replaced atomically, a link written through; -: standard\n"
+	"                       output, the report then goes to standard error)\n"
+	"  --plot FILE.png      pingpong only: draw its hand-off heatmap with gnuplot; the\n"
 	"                       data (FILE.png.dat) and script (FILE.png.gp) stay beside it\n"
-	"  --compare            print published figures beside the workload's own\n"
-	"                       (slab_test: calibration.md C2)\n"
+	"  --compare            slab_test only: print the published figures beside its own\n"
+	"                       (validation case C2; SLUB's are the 2.6.26 era's: give\n"
+	"                       kernel=2.6.26 to compare like with like)\n"
 	"  --profile-rows N     symbols shown in the profile (default 25)\n"
 	"  --quiet              print only the workload's result line\n"
 	"\n"
@@ -48,22 +53,15 @@ static int parse_u64(const char *s, uint64_t *out)
 	return 0;
 }
 
-/* Write what the run allocated and freed as an ftrace kmem trace, through a
- * temporary file renamed into place. */
+/* Write what the run allocated and freed as an ftrace kmem trace (a file
+ * as outfile.h writes it). */
 static int write_record(struct run *r, const char *path, struct sim_err *err)
 {
-	char tmp[4200];
-	snprintf(tmp, sizeof(tmp), "%s.tmp%d", path, (int)getpid());
-	FILE *f = fopen(tmp, "w");
+	struct out_file o;
+	FILE *f = out_open(&o, path, err);
 	if (!f)
-		return sim_fail(err, "%s: %s", tmp, strerror(errno));
-	int rc = kmem_rec_write(&r->k, f);
-	if (fclose(f) != 0 || rc < 0 || rename(tmp, path) != 0) {
-		int e = errno;
-		unlink(tmp);
-		return sim_fail(err, "%s: %s", path, strerror(e));
-	}
-	return 0;
+		return -1;
+	return out_close(&o, kmem_rec_write(&r->k, f) == 0, err);
 }
 
 int cmd_run(int argc, char **argv)
@@ -132,7 +130,17 @@ int cmd_run_record(int argc, char **argv, const char *record)
 		} else if (a[0] != '-' && strchr(a, '=')) {
 			assign[cfg.nassign++] = a;
 		} else {
-			status = cli_usage_error("run: unknown argument '%s' (slabsim run --help)", a);
+			if (a[0] >= '0' && a[0] <= '9')	/* -w hackbench 2 thread: no quotes */
+				status = cli_usage_error("run: unknown argument '%s': a workload's "
+							 "arguments go inside its quotes, as -w "
+							 "'hackbench 10 process 100'", a);
+			else if (a[0] != '-')	/* "slub_min_objects 8": a parameter without its = */
+				status = cli_usage_error("run: unknown argument '%s': parameters are "
+							 "written NAME=VALUE, as %s=VALUE "
+							 "(slabsim run --help)", a, a);
+			else
+				status = cli_usage_error("run: unknown argument '%s' (slabsim run "
+							 "--help)", a);
 			goto out;
 		}
 		continue;
@@ -152,7 +160,15 @@ missing:
 		status = cli_usage_error("out of memory");
 		goto out;
 	}
-	if (run_configure(r, &cfg, &err) < 0) {
+	bool configured = run_configure(r, &cfg, &err) == 0;
+	if (configured && *run_policy_note(r))
+		fprintf(stderr, "slabsim: note: %s\n", run_policy_note(r));
+	if (configured && cfg.compare && !strcmp(r->policy->name, "slub") &&
+	    strcmp(param_str(&r->kparams, "kernel"), "2.6.26"))
+		fprintf(stderr, "slabsim: note: the published SLUB figures (C2) are of the 2.6.26 "
+			"era; this run is kernel=%s (give kernel=2.6.26 to compare like with "
+			"like)\n", param_str(&r->kparams, "kernel"));
+	if (!configured) {
 		status = cli_usage_error("%s", err.msg);
 	} else if (cfg.compare && !r->wl->compare) {
 		status = cli_usage_error("--compare: workload %s has no published figures to "
@@ -162,19 +178,25 @@ missing:
 					 r->wl->name);
 	} else if (plot && plot_check(plot, &err) < 0) {
 		status = cli_usage_error("--plot: %s", err.msg);
+	} else if ((json && out_check(json, &err) < 0) ||
+		   (record && out_check(record, &err) < 0)) {
+		status = cli_usage_error("%s", err.msg);	/* before the run, not after */
 	} else {
 		int rc = run_execute(r, &err);
 		if (rc < 0) {
 			status = cli_usage_error("%s", err.msg);
 		} else {
+			/* --json -: the JSON alone on standard output, the report on stderr */
+			FILE *txt = json && !strcmp(json, "-") ? stderr : stdout;
 			if (quiet) {
-				printf("%s\n", r->res.line);
+				fprintf(txt, "%s\n", r->res.line);
 				if (r->wl->print)
-					r->wl->print(r->wstate, stdout, cfg.compare);
+					r->wl->print(r->wstate, txt, cfg.compare);
 			}
 			else
-				report_text(stdout, r, rows);
+				report_text(txt, r, rows);
 			status = rc == 0 ? 0 : 1;
+			fflush(stdout);	/* the report first, then any complaint */
 			if (rc != 0)
 				fprintf(stderr, "slabsim: run failed: %s\n", r->invariants_msg);
 			if (json) {

@@ -29,7 +29,7 @@ static const char sweep_help[] =
 	"  NAME=VALUE      override a parameter in every run (e.g. loops=10)\n"
 	"  -j N            worker processes (default: the CPU count); under mpirun, the\n"
 	"                  ranks do the work instead. The summary is the same for any N.\n"
-	"  --out DIR       results folder (default results/NAME, NAME from the file)\n"
+	"  --out DIR       results folder (default out/NAME, NAME from the file)\n"
 	"  --resume        keep DIR's finished runs and do the rest (after a kill)\n"
 	"  --force         start DIR again, dropping its runs\n"
 	"  --replicates N  replicates of every point instead of the file's\n"
@@ -139,8 +139,9 @@ static void print_table(const struct experiment *e, cJSON **runs, const char *di
 		}
 		struct stat_summary s;
 		summary_stats(x, n, &s);
-		if (n > 1)
-			printf("  %-40s %12.6g +- %.3g\n", key, s.mean, s.ci95);
+		char ci[64];
+		if (n > 1 && summary_format_ci(s.mean, s.ci95, ci, sizeof(ci)))
+			printf("  %-40s %s\n", key, ci);
 		else if (n == 1)
 			printf("  %-40s %12.6g (one run)\n", key, s.mean);
 		else

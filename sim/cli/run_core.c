@@ -1,5 +1,6 @@
 /* run_core.c - configure, build, run and check one simulation. */
 #include "run_core.h"
+#include "engine/suggest.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -110,7 +111,27 @@ static int assign(struct run *r, const char *a, struct sim_err *err)
 	const struct param_set *const csets[] = { &r->kparams, &r->pparams, &r->wparams,
 						  &r->rparams };
 	list_names(names, sizeof(names), csets, 4);
-	return sim_fail(err, "unknown parameter '%s'; valid names: %s", name, names);
+	for (int i = 0; slab_policies[i]; i++)	/* another policy's parameter? */
+		for (const struct param_def *d = slab_policies[i]->params; d && d->name; d++)
+			if (!strcmp(d->name, name))
+				return sim_fail(err, "%s is a parameter of policy %s, not of %s "
+						"(-p %s)", name, slab_policies[i]->name,
+						r->policy->name, slab_policies[i]->name);
+	char near[96];
+	return sim_fail(err, "unknown parameter '%s'%s; valid names: %s", name,
+			suggest_near(name, names, near, sizeof(near)), names);
+}
+
+const char *run_policy_note(const struct run *r)
+{
+	int era = kernel_version_code(param_str(&r->kparams, "kernel"));
+	if (!strcmp(r->policy->name, "slab") && era >= 60800)
+		return "SLAB left the kernel in 6.8; this kernel= sets only its locks and "
+		       "scheduler around the SLAB of 2.6.2x";
+	if (!strcmp(r->policy->name, "slqb") && era > 20626)
+		return "SLQB was posted for 2.6.29 and never merged; this kernel= sets only "
+		       "the locks and scheduler around it";
+	return "";
 }
 
 int run_configure(struct run *r, const struct run_config *cfg, struct sim_err *err)
@@ -133,8 +154,10 @@ int run_configure(struct run *r, const struct run_config *cfg, struct sim_err *e
 	if (!r->wl) {
 		for (int i = 0; workloads[i]; i++)
 			append_name(names, sizeof(names), workloads[i]->name);
-		return sim_fail(err, "unknown workload '%s'; valid workloads: %s",
-				argc ? argv[0] : "", names);
+		char near[96];
+		return sim_fail(err, "unknown workload '%s'%s; valid workloads: %s",
+				argc ? argv[0] : "", suggest_near(argc ? argv[0] : "", names, near,
+								  sizeof(near)), names);
 	}
 	snprintf(r->policy_owner, sizeof(r->policy_owner), "policy %s", r->policy->name);
 	snprintf(r->workload_owner, sizeof(r->workload_owner), "workload %s", r->wl->name);

@@ -52,6 +52,11 @@ extern const struct param_def run_param_defs[];
 /* Resolve names and parameters (no simulation yet). -1: bad input. */
 int run_configure(struct run *r, const struct run_config *cfg, struct sim_err *err);
 
+/* What a policy and kernel= combination means when the allocator was not
+ * in that kernel (SLAB after 6.7, SLQB ever): "" when it was. The kernel
+ * then sets only what surrounds the allocator (locks, scheduler). */
+const char *run_policy_note(const struct run *r);
+
 /* Build the machine and the kernel (with its boot caches), nothing more;
  * the boot caches are then all the caches there are (kernel_caches_ready). */
 int run_build(struct run *r, struct sim_err *err);

@@ -100,7 +100,7 @@ int sweep_prepare(struct sweep_opts *o, struct experiment *e, int rank, struct s
 	if (experiment_expand(e, err) < 0)
 		return -1;
 	if (!o->out[0])
-		snprintf(o->out, sizeof(o->out), "results/%s", e->name);
+		snprintf(o->out, sizeof(o->out), "out/%s", e->name);
 	snprintf(o->tmpdir, sizeof(o->tmpdir), "%s/.running", o->out);
 	return 0;
 }

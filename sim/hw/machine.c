@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "engine/json_in.h"
+#include "engine/suggest.h"
 
 #define MACHINE_MAX_CPUS 4096
 
@@ -72,8 +73,10 @@ int machine_resolve(const char *name, char *path, int size, struct sim_err *err)
 		snprintf(list + len, sizeof(list) - len, "%s%s", i ? " " : "", names[i]);
 		free(names[i]);
 	}
-	return sim_fail(err, "unknown machine '%s'; valid machines: %s "
-			"(or a file path like ./my-machine.json)", name, n ? list : "(none found)");
+	char near[96];
+	return sim_fail(err, "unknown machine '%s'%s; valid machines: %s "
+			"(or a file path like ./my-machine.json)", name,
+			suggest_near(name, list, near, sizeof(near)), n ? list : "(none found)");
 }
 
 /* Every member of `obj` must be one of `known` (NULL-terminated): a typo in

@@ -1,5 +1,6 @@
 /* json.c - the run as JSON (design.md's contract), written atomically. */
 #include "report.h"
+#include "outfile.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -188,19 +189,13 @@ int report_write_json(const char *path, const cJSON *root, struct sim_err *err)
 	char *text = cJSON_Print(root);
 	if (!text)
 		return sim_fail(err, "out of memory printing JSON");
-	char tmp[4096];
-	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid());
-	FILE *f = fopen(tmp, "w");
+	struct out_file o;
+	FILE *f = out_open(&o, path, err);
 	if (!f) {
 		free(text);
-		return sim_fail(err, "cannot write %s: %s", tmp, strerror(errno));
+		return -1;
 	}
 	bool ok = fputs(text, f) >= 0 && fputc('\n', f) != EOF;
-	ok = (fclose(f) == 0) && ok;
 	free(text);
-	if (!ok || rename(tmp, path) < 0) {
-		unlink(tmp);
-		return sim_fail(err, "cannot write %s: %s", path, strerror(errno));
-	}
-	return 0;
+	return out_close(&o, ok, err);
 }

@@ -40,7 +40,7 @@ void report_kmem_text(FILE *out, const struct run *r, int rows);
 cJSON *report_kmem_json(const struct run *r);
 cJSON *report_json(const struct run *r);
 
-/* Write JSON to path through a temporary file and rename(). */
+/* Write JSON to PATH as outfile.h says ("-": standard output). */
 int report_write_json(const char *path, const cJSON *root, struct sim_err *err);
 
 #endif

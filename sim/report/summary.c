@@ -28,6 +28,19 @@ void summary_stats(const double *x, int n, struct stat_summary *out)
 	out->ci95 = gsl_cdf_tdist_Pinv(0.975, n - 1) * out->sd / sqrt(n);
 }
 
+char *summary_format_ci(double mean, double ci, char *out, size_t size)
+{
+	if (!(ci > 0) || !isfinite(ci)) {
+		snprintf(out, size, "%12.6g +- 0", mean);
+		return out;
+	}
+	int d = 1 - (int)floor(log10(ci));	/* decimals for two digits of the CI */
+	if (d < 0)
+		d = 0;
+	snprintf(out, size, "%12.*f +- %.*f", d, mean, d, ci);
+	return out;
+}
+
 /* Does element EL match every KEY=VALUE of the selector SEL[0..len) (a
  * number member compares as a number, a string member as text)? */
 static bool selector_match(const cJSON *el, const char *sel, size_t len)

@@ -19,6 +19,11 @@ struct stat_summary {
 /* Mean, sd and t-based 95% CI half-width of x[0..n). */
 void summary_stats(const double *x, int n, struct stat_summary *out);
 
+/* "MEAN +- CI" with the CI to two significant digits and the mean to the
+ * same decimal place ("2.464 +- 0.025"); a zero CI gives the mean to six
+ * digits and "+- 0". Returns out. */
+char *summary_format_ci(double mean, double ci, char *out, size_t size);
+
 /* The number at PATH in a run's JSON: members by name, array elements by
  * index ("result.tests[0].alloc_cycles") or by the first element whose
  * members match ("result.tests[test=1,size=512].alloc_cycles",

@@ -26,6 +26,7 @@ struct layout {
 	int *series;			/* per point: its series */
 	char title[1024];
 	char term[128];
+	int reps;		/* replicates per point */
 };
 
 static const cJSON *get(const cJSON *o, const char *k)
@@ -123,9 +124,9 @@ static int layout_build(struct layout *l, const cJSON *summary, struct sim_err *
 			snprintf(over + len, sizeof(over) - len, "%s%s", len ? " " : ", ",
 				 o->valuestring);
 	}
-	snprintf(l->title, sizeof(l->title), "%s%s%s%s (%d replicate%s, 95%% CI)",
-		 get(summary, "experiment")->valuestring, *fixed ? ": " : "", fixed, over,
-		 reps ? reps->valueint : 1, reps && reps->valueint == 1 ? "" : "s");
+	snprintf(l->title, sizeof(l->title), "%s%s%s%s", get(summary, "experiment")->valuestring,
+		 *fixed ? ": " : "", fixed, over);
+	l->reps = reps ? reps->valueint : 1;
 	l->idx = calloc((size_t)l->npoints + 1, sizeof(*l->idx));
 	l->series = calloc((size_t)l->npoints + 1, sizeof(*l->series));
 	int p = 0;
@@ -198,7 +199,10 @@ static FILE *open_file(const struct layout *l, const char *name, const char *ext
 	return f;
 }
 
-static void script_head(const struct layout *l, FILE *g, const char *name, const char *what)
+/* The script's head; the title says what the bars are: 95% CIs where the
+ * plot draws them (ci), else the means of the replicates. */
+static void script_head(const struct layout *l, FILE *g, const char *name, const char *what,
+			bool ci)
 {
 	fprintf(g, "# slabsim: %s. Edit and re-run: gnuplot %s.gp (in this folder)\n", what, name);
 	fprintf(g, "set terminal %s\nset output '%s.%s'\nset termoption noenhanced\n", l->term,
@@ -212,7 +216,10 @@ static void script_head(const struct layout *l, FILE *g, const char *name, const
 	fprintf(g, "set linetype cycle 10\n");
 	fprintf(g, "set title \"");
 	gp_str(g, l->title);
-	fprintf(g, "\"\n");
+	if (ci)
+		fprintf(g, " (%d replicate%s, 95%% CI)\"\n", l->reps, l->reps == 1 ? "" : "s");
+	else
+		fprintf(g, " (mean of %d replicate%s)\"\n", l->reps, l->reps == 1 ? "" : "s");
 }
 
 static int run_gnuplot(const struct layout *l, const char *name, struct sim_err *err)
@@ -268,7 +275,7 @@ static int plot_metric(const struct layout *l, const char *name, const char *met
 	FILE *g = open_file(l, name, "gp", err);
 	if (!g)
 		return -1;
-	script_head(l, g, name, ylabel);
+	script_head(l, g, name, ylabel, true);
 	fprintf(g, "set xlabel \"");
 	gp_str(g, dim_label(l, l->xdim));
 	fprintf(g, "\"\nset ylabel \"");
@@ -346,7 +353,7 @@ static int plot_profile(const struct layout *l, struct sim_err *err)
 	FILE *g = open_file(l, name, "gp", err);
 	if (!g)
 		return -1;
-	script_head(l, g, name, "profile: share of CPU time by kernel symbol, per point");
+	script_head(l, g, name, "profile: share of CPU time by kernel symbol, per point", false);
 	fprintf(g, "set ylabel 'share of all CPU time (%%)'\nset yrange [0:100]\n"
 		"set style data histograms\nset style histogram rowstacked\n"
 		"set style fill solid 0.8 border -1\nset boxwidth 0.7\n"
@@ -361,7 +368,7 @@ static int plot_profile(const struct layout *l, struct sim_err *err)
 }
 
 /* Slab memory against throughput (or the main metric): what caching costs
- * for what it buys. */
+ * for what it buys. Not drawn when no run has slab memory (lockbench). */
 static int plot_memory(const struct layout *l, const char *metric, const char *mlabel,
 		       struct sim_err *err)
 {
@@ -390,7 +397,9 @@ static int plot_memory(const struct layout *l, const char *metric, const char *m
 	FILE *g = open_file(l, name, "gp", err);
 	if (!g)
 		return -1;
-	script_head(l, g, name, "slab memory against throughput (the cost of caching)");
+	char what[600];
+	snprintf(what, sizeof(what), "slab memory against %s (the cost of caching)", mlabel);
+	script_head(l, g, name, what, true);
 	fprintf(g, "set xlabel \"");
 	gp_str(g, mlabel);
 	fprintf(g, "\"\nset ylabel 'slab memory, peak (MB)'\nset yrange [0:*]\nplot ");
@@ -490,7 +499,12 @@ int sweep_plot(const char *dir, const cJSON *summary, const char *format, struct
 	cJSON_ArrayForEach(m, get(summary, "metrics"))
 		if (!strcmp(get(m, "name")->valuestring, mx))
 			mxlabel = get(m, "label")->valuestring;
-	if (rc == 0 && l.npoints)
+	bool memory = false;	/* any slab memory to show? */
+	cJSON_ArrayForEach(p, get(summary, "points")) {
+		const cJSON *mb = get(get(get(p, "metrics"), "slab_mb_peak"), "mean");
+		memory |= cJSON_IsNumber(mb) && mb->valuedouble > 0;
+	}
+	if (rc == 0 && l.npoints && memory)
 		rc = plot_memory(&l, mx, mxlabel, err);
 	free(l.idx);
 	free(l.series);

@@ -6,11 +6,47 @@
 
 static void print_header(FILE *out, const struct run *r)
 {
-	fprintf(out, "slabsim %s: %s (%d CPUs, %d node%s), policy %s, kernel=%s spinlock=%s, "
+	/* a module is named by the file it came from too (-p ./mine.so) */
+	char from[300] = "";
+	if (r->cfg.policy && strcmp(r->cfg.policy, r->policy->name))
+		snprintf(from, sizeof(from), " (%s)", r->cfg.policy);
+	/* the workload as given, with the NAME=VALUE of its own given beside
+	 * it (trace replay's file=) */
+	char wl[1024];
+	snprintf(wl, sizeof(wl), "%s", r->cfg.workload ? r->cfg.workload : "");
+	for (int i = 0; i < r->cfg.nassign; i++) {
+		const char *a = r->cfg.assign[i], *eq = strchr(a, '=');
+		char name[64];
+		snprintf(name, sizeof(name), "%.*s", eq ? (int)(eq - a) : 0, a);
+		size_t len = strlen(wl);
+		if (eq && params_find(&r->wparams, name) >= 0 && len + strlen(a) + 2 < sizeof(wl))
+			snprintf(wl + len, sizeof(wl) - len, " %s", a);
+	}
+	fprintf(out, "slabsim %s: %s (%d CPUs, %d node%s), policy %s%s, kernel=%s spinlock=%s, "
 		"workload '%s', seed %llu\n", SLABSIM_VERSION, r->m.name, r->m.ncpus, r->m.nodes,
-		r->m.nodes > 1 ? "s" : "", r->policy->name, param_str(&r->kparams, "kernel"),
-		param_str(&r->kparams, "spinlock"), r->cfg.workload,
+		r->m.nodes > 1 ? "s" : "", r->policy->name, from, param_str(&r->kparams, "kernel"),
+		param_str(&r->kparams, "spinlock"), wl,
 		(unsigned long long)r->cfg.seed);
+}
+
+/* The counter named NAME among a cache's statistics (0 if it has none). */
+static uint64_t stat_value(const struct cache_info *ci, const char *name)
+{
+	for (int s = 0; s < ci->nstats; s++)
+		if (!strcmp(ci->stats[s].name, name))
+			return ci->stats[s].value;
+	return 0;
+}
+
+/* slabinfo -AD's %Fast: the shares of allocations and frees that took the
+ * fast path, where the policy counts both paths (SLUB's statistics). */
+static void print_fast_share(FILE *out, const struct cache_info *ci)
+{
+	uint64_t af = stat_value(ci, "ALLOC_FASTPATH"), as = stat_value(ci, "ALLOC_SLOWPATH");
+	uint64_t ff = stat_value(ci, "FREE_FASTPATH"), fs = stat_value(ci, "FREE_SLOWPATH");
+	if (af + as && ff + fs)
+		fprintf(out, " | %%Fast alloc/free %.0f/%.0f", 100.0 * (double)af / (double)(af + as),
+			100.0 * (double)ff / (double)(ff + fs));
 }
 
 static void print_caches(FILE *out, const struct run *r)
@@ -60,6 +96,8 @@ static void print_caches(FILE *out, const struct run *r)
 					(unsigned long long)ci.stats[s].value);
 			}
 		if (any)
+			print_fast_share(out, &ci);
+		if (any)
 			fprintf(out, "\n");
 	}
 }
@@ -80,9 +118,10 @@ static void print_locks(FILE *out, const struct run *r)
 	const struct hw *hw = &r->hw;
 	double us = r->m.ghz * 1e3;	/* cycles per microsecond */
 	fprintf(out, "\n# Locks (lock_stat; times in us, whole run)\n");
-	fprintf(out, "%-38s %11s %11s %10s %10s %12s %11s %12s %10s %12s\n", "class name",
-		"con-bounces", "contentions", "wait-min", "wait-max", "wait-total", "acq-bounces",
-		"acquisitions", "hold-max", "hold-total");
+	fprintf(out, "%-38s %11s %11s %12s %12s %14s %12s %11s %12s %12s %12s %14s %12s\n",
+		"class name", "con-bounces", "contentions", "waittime-min", "waittime-max",
+		"waittime-total", "waittime-avg", "acq-bounces", "acquisitions", "holdtime-min",
+		"holdtime-max", "holdtime-total", "holdtime-avg");
 	const struct hw_lock_class **v = malloc((size_t)hw->nclasses * sizeof(*v));
 	int n = 0;
 	for (const struct hw_lock_class *c = hw->classes; c; c = c->next)
@@ -91,13 +130,18 @@ static void print_locks(FILE *out, const struct run *r)
 	qsort(v, (size_t)n, sizeof(*v), cmp_class);
 	for (int i = 0; i < n; i++) {
 		const struct hw_lock_class *c = v[i];
-		fprintf(out, "%-38s %11llu %11llu %10.2f %10.2f %12.2f %11llu %12llu %10.2f %12.2f\n",
+		double con = (double)c->contentions, acq = (double)c->acquisitions;
+		fprintf(out, "%-38s %11llu %11llu %12.2f %12.2f %14.2f %12.2f %11llu %12llu %12.2f "
+			"%12.2f %14.2f %12.2f\n",
 			c->name, (unsigned long long)c->con_bounces,
 			(unsigned long long)c->contentions,
 			c->contentions ? (double)c->wait_min / us : 0.0, (double)c->wait_max / us,
-			(double)c->wait_total / us, (unsigned long long)c->acq_bounces,
-			(unsigned long long)c->acquisitions, (double)c->hold_max / us,
-			(double)c->hold_total / us);
+			(double)c->wait_total / us,
+			con > 0 ? (double)c->wait_total / con / us : 0.0,
+			(unsigned long long)c->acq_bounces, (unsigned long long)c->acquisitions,
+			c->hold_min != UINT64_MAX ? (double)c->hold_min / us : 0.0,
+			(double)c->hold_max / us, (double)c->hold_total / us,
+			(double)c->hold_total / acq / us);
 	}
 	free(v);
 }
@@ -160,17 +204,32 @@ void report_text(FILE *out, const struct run *r, int profile_rows)
 		if ((double)r->eng.cpus[c].clock > total)
 			total = (double)r->eng.cpus[c].clock;
 	total /= r->m.ghz * 1e9;
-	fprintf(out, "Simulated %.3f s (all of the run) in %.2f s of wall time: %.2f simulated "
-		"s per wall s, %llu events (%.1f M/s)\n", total, r->wall_seconds,
+	/* the workload's own time first: timers (SLAB's cache_reap, the
+	 * scheduler's) may keep the clock running after it ended */
+	if (total > r->res.sim_seconds * 1.01 + 1e-3)
+		fprintf(out, "Simulated %.3f s measured by the workload (%.3f s in all, with its "
+			"set-up and the timers that ran on after it)", r->res.sim_seconds, total);
+	else
+		fprintf(out, "Simulated %.3f s", total);
+	fprintf(out, " in %.2f s of wall time: %.2f simulated "
+		"s per wall s, %llu events (%.1f M/s)\n", r->wall_seconds,
 		r->wall_seconds > 0 ? total / r->wall_seconds : 0,
 		(unsigned long long)r->eng.events,
 		r->wall_seconds > 0 ? (double)r->eng.events / r->wall_seconds / 1e6 : 0);
 	print_sample(out, &r->res.sample);
 	fprintf(out, "CPU time in the measured window: busy %.1f%%, slab allocator %.1f%%, "
 		"spinning on locks %.1f%%\n", 100 * w.busy, 100 * w.slab, 100 * w.spin);
-	print_caches(out, r);
+	/* a workload that never allocates (pingpong, lockbench) gets no empty
+	 * slabinfo and perf kmem tables */
+	bool allocated = r->k.kmem.total.allocs > 0;
+	if (allocated)
+		print_caches(out, r);
 	print_locks(out, r);
 	print_profile(out, r, &w, profile_rows);
-	report_kmem_text(out, r, 10);
+	if (allocated)
+		report_kmem_text(out, r, 10);
+	else
+		fprintf(out, "\n# No slab allocations in this run: no slabinfo, allocator "
+			"statistics or perf kmem stat\n");
 	fprintf(out, "\ninvariants: %s\n", r->invariants_ok ? "ok" : r->invariants_msg);
 }

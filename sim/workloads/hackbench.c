@@ -18,6 +18,7 @@
 
 #include "kernel/af_unix.h"
 #include "kernel/wait.h"
+#include "engine/suggest.h"
 #include "workload.h"
 
 #define HB_TAIL 0.05	/* sampled: the share of the messages simulated at the end */
@@ -259,6 +260,15 @@ static int hb_parse_cmdline(struct param_set *ps, int argc, char **argv, struct 
 			if (params_set(ps, "mode", a, true, err) < 0)
 				return -1;
 			continue;
+		}
+		char *end;
+		(void)strtol(a, &end, 10);
+		if (end == a && !strchr(a, '=') && pos < 2) {	/* a word: a mistyped mode */
+			char near[96];
+			return sim_fail(err, "hackbench: '%s' is neither a count nor a mode "
+					"(process, thread)%s; usage: hackbench [GROUPS] "
+					"[process|thread] [LOOPS]", a,
+					suggest_near(a, "process thread", near, sizeof(near)));
 		}
 		const char *name = pos == 0 ? "groups" : pos == 1 ? "loops" : NULL;
 		if (!name)

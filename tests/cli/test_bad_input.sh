@@ -5,14 +5,15 @@ RUN="$SLABSIM run -m tigerton -p slub -w"
 W='hackbench 1 process 1'
 expect_exit 2 "unknown machine 'cray'; valid machines: " "$SLABSIM" run -m cray -p slub -w "$W"
 grep -q tigerton "$TMP/out" || fail "unknown machine: the valid ones are not listed"
-expect_exit 2 "unknown policy 'slob'; valid policies: slab slub slqb" $RUN "$W" -p slob
+expect_exit 2 "unknown policy 'slob' (did you mean 'slab'?); valid policies: slab slub slqb" $RUN "$W" -p slob
 expect_exit 2 "unknown workload 'dbench'; valid workloads: hackbench" $RUN dbench
-expect_exit 2 "unknown parameter 'slub_max_objects'; valid names:" $RUN "$W" slub_max_objects=8
+expect_exit 2 "unknown parameter 'slub_max_objects' (did you mean 'slub_min_objects'?); valid names:" $RUN "$W" slub_max_objects=8
 grep -q "slub_min_objects" "$TMP/out" || fail "unknown parameter: valid names not listed"
 expect_exit 2 "slub_min_objects=-3: out of range" $RUN "$W" slub_min_objects=-3
 expect_exit 2 "slub_min_objects=eight: not an integer" $RUN "$W" slub_min_objects=eight
 expect_exit 2 "loops=0: out of range" $RUN "hackbench 1 process 0"
-expect_exit 2 "groups=many: not an integer" $RUN "hackbench many"
+expect_exit 2 "hackbench: 'many' is neither a count nor a mode (process, thread)" $RUN "hackbench many"
+expect_exit 2 "groups=12x: not an integer" $RUN "hackbench 12x"
 expect_exit 2 "mode=fiber: not a valid choice" $RUN "$W" mode=fiber
 expect_exit 2 "spinlock=mcs: not a valid choice (spinlock of the kernel expects one of: byte|ticket|queued)" \
 	$RUN "$W" spinlock=mcs

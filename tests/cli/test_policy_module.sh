@@ -66,6 +66,11 @@ SLABSIM_POLICY_PATH="$TMP/nowhere:$TMP/mods" expect_exit 0 "invariants: ok" \
 SLABSIM_POLICY_PATH="$TMP/mods" expect_exit 0 "per-CPU stacks" "$SLABSIM" list policies
 grep -q "^tpl .*module $TMP/mods/tpl.so" "$TMP/out" || fail "list policies: the module is not listed"
 grep -q "^broken .*refused" "$TMP/out" || fail "list policies: the broken module is not shown as refused"
+# a copy of the template under another file name says what its runs are called
+grep -q "^tpl .*it calls itself 'template', the name its runs and results carry" "$TMP/out" ||
+	fail "list policies: tpl.so's own name 'template' is not said"
+SLABSIM_POLICY_PATH="$TMP/mods" expect_exit 0 "policy template (tpl)," \
+	"$SLABSIM" run -m tigerton -p tpl -w 'hackbench 1 process 10'
 cp "$TMP/x.so" "$TMP/mods/twin.so"	# another file, the same policy name
 SLABSIM_POLICY_PATH="$TMP/mods" expect_exit 0 "" "$SLABSIM" list policies
 grep -q "^twin .*refused: policy module .*calls itself 'template', as module .*tpl.so' does" "$TMP/out" ||

@@ -77,7 +77,7 @@ expect_exit 2 "slab_tunables: no cache named 'nosuchcache'" \
 	$SLAB "$W" slab_tunables=nosuchcache:1:1:0
 expect_exit 2 "slab_tunables=garbage: 'garbage' is not NAME:LIMIT:BATCHCOUNT:SHARED" \
 	$SLAB "$W" slab_tunables=garbage
-expect_exit 2 "unknown parameter 'cpu_partial'" $SLAB "$W" cpu_partial=5
+expect_exit 2 "cpu_partial is a parameter of policy slub, not of slab (-p slub)" $SLAB "$W" cpu_partial=5
 expect_exit 2 "slqb_hiwater=5 is below freebatch 10" \
 	"$SLABSIM" run -m tigerton -p slqb -w "$W" slqb_freebatch=10 slqb_hiwater=5
 expect_exit 2 "slqb_freebatch=65536: out of range" \

@@ -16,8 +16,8 @@ for i in 0 1 2; do
 done
 [ "$(cat "$TMP"/shard*/runs.jsonl | wc -l)" -eq 12 ] || fail "the shards did not split 12 runs"
 [ ! -e "$TMP/shard0/metric.png" ] || fail "a shard drew plots of a part of the sweep"
-"$SLABSIM" merge "$TMP/shard0" "$TMP/shard1" --out "$TMP/half" > "$TMP/half.out" 2>&1 ||
-	fail "merge of two shards failed"
+"$SLABSIM" merge "$TMP/shard0" "$TMP/shard1" --out "$TMP/half" > "$TMP/half.out" 2>&1
+[ $? = 1 ] || fail "merge with shards missing must exit 1 (a Slurm afterok chain must notice)"
 grep -q "missing" "$TMP/half.out" || fail "merge did not report the missing runs"
 "$SLABSIM" merge "$TMP/shard0" "$TMP/shard1" "$TMP/shard2" "$TMP/shard1" --out "$TMP/merged" \
 	> "$TMP/merged.out" 2>&1 || fail "merge failed: $(cat "$TMP/merged.out")"
@@ -121,4 +121,20 @@ expect_exit 2 "expected I/N" "$SLABSIM" sweep "$EXP" --shard 3/3
 expect_exit 2 "expected 1..4096" "$SLABSIM" sweep "$EXP" -j 0
 expect_exit 2 "which experiment" "$SLABSIM" sweep
 expect_exit 0 "--resume" "$SLABSIM" sweep --help
+
+# the default folder is out/NAME (untracked), never the committed results/;
+# lockbench has no slab memory, so no memory plot; the table rounds the
+# mean to its CI; the profile's title promises no CIs it does not draw
+ABS=$(cd "$(dirname "$SLABSIM")" && pwd)/$(basename "$SLABSIM")
+mkdir -p "$TMP/fresh" && cp configs/lockbench-curve.json "$TMP/fresh/"
+(cd "$TMP/fresh" && "$ABS" sweep lockbench-curve.json -j 2 > table.txt 2>&1) ||
+	fail "sweep lockbench-curve.json: $(tail -3 "$TMP/fresh/table.txt")"
+L="$TMP/fresh/out/lockbench-curve"
+[ -s "$L/metric.png" ] || fail "the sweep did not default to out/lockbench-curve"
+[ ! -e "$L/memory.png" ] && [ ! -e "$L/memory.gp" ] || fail "an empty memory plot for lockbench"
+grep -q "results in out/lockbench-curve" "$TMP/fresh/table.txt" || fail "the table does not name out/"
+grep -Eq "cpus=64 +[0-9]+\.[0-9]+ \+- [0-9]\.[0-9]+$" "$TMP/fresh/table.txt" ||
+	fail "the table is not rounded to the CI: $(grep cpus=64 "$TMP/fresh/table.txt")"
+grep -q "(mean of 2 replicates)" "$L/profile.gp" || fail "profile.gp's title claims CIs"
+grep -q "95% CI" "$L/metric.gp" || fail "metric.gp's title lost its CIs"
 finish

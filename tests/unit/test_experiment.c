@@ -56,6 +56,18 @@ static void test_ci_narrows_with_replicates(void **state)
 	assert_true(last < 0.08);	/* n = 1280: 1.96 * 1.2 / sqrt(1280) = 0.066 */
 }
 
+/* A sweep's table rounds the mean to its CI's two significant digits. */
+static void test_format_ci(void **state)
+{
+	(void)state;
+	char b[64];
+	assert_string_equal(summary_format_ci(2.46361, 0.0251, b, sizeof(b)),
+			    "       2.464 +- 0.025");
+	assert_string_equal(summary_format_ci(17.24, 1.31, b, sizeof(b)), "        17.2 +- 1.3");
+	assert_string_equal(summary_format_ci(12345.6, 234, b, sizeof(b)), "       12346 +- 234");
+	assert_string_equal(summary_format_ci(1.5, 0, b, sizeof(b)), "         1.5 +- 0");
+}
+
 static void test_lookup_paths(void **state)
 {
 	(void)state;
@@ -226,6 +238,7 @@ int main(void)
 		cmocka_unit_test(test_stats_known_values),
 		cmocka_unit_test(test_ci_narrows_with_replicates),
 		cmocka_unit_test(test_lookup_paths),
+		cmocka_unit_test(test_format_ci),
 		cmocka_unit_test(test_machine_expressions),
 		cmocka_unit_test(test_expand_points),
 		cmocka_unit_test(test_errors_name_key_path),

@@ -7,6 +7,7 @@
 #include <cmocka.h>
 
 #include "engine/params.h"
+#include "engine/suggest.h"
 
 static const struct param_def defs[] = {
 	{ "count", PT_INT, "8", 1, 100, NULL, "an integer" },
@@ -74,12 +75,34 @@ static void test_presets_yield_to_user(void **state)
 	assert_int_equal(params_preset(&ps, "nothing", "1", &err), -1);
 }
 
+/* Did-you-mean: the nearest name within a typo's reach (one edit for short
+ * names, two up to 8 characters, three beyond; a swap of neighbours is one
+ * edit), nothing when no name is that near. */
+static void test_suggest(void **state)
+{
+	(void)state;
+	char b[96];
+	assert_int_equal(suggest_distance("proces", "process"), 1);
+	assert_int_equal(suggest_distance("slbu", "slub"), 1);	/* a swap */
+	assert_int_equal(suggest_distance("", "abc"), 3);
+	assert_string_equal(suggest_near("tigerto", "core2-ep tigerton x3950-m2", b, sizeof(b)),
+			    " (did you mean 'tigerton'?)");
+	assert_string_equal(suggest_near("slub_max_objects",
+					 "kernel,slub_min_objects,slub_max_order", b, sizeof(b)),
+			    " (did you mean 'slub_min_objects'?)");
+	assert_string_equal(suggest_near("cray", "core2-ep tigerton", b, sizeof(b)), "");
+	assert_string_equal(suggest_near("slob", "slab slub", b, sizeof(b)),
+			    " (did you mean 'slab'?)");	/* a tie: the first listed */
+	assert_string_equal(suggest_near("ab", "abcd", b, sizeof(b)), "");	/* 2 edits: too far */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_defaults_and_values),
 		cmocka_unit_test(test_bad_values),
 		cmocka_unit_test(test_presets_yield_to_user),
+		cmocka_unit_test(test_suggest),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
