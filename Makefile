@@ -6,15 +6,20 @@
 #   make deps       install missing Debian packages (apt-get update first)
 #   make sanitize   build with ASan+UBSan and run the unit and CLI tests
 #   make bench      engine and fiber speed
-#   make install    install into $(PREFIX)
+#   make install    install into $(PREFIX) (any; it may move later: the binary
+#                   finds its data in ../share/slabsim beside itself)
+#   make uninstall  remove what make install put there
 #   make MPI=1      build ./slabsim with OpenMPI (mpirun -n K slabsim sweep ...),
 #                   objects in build-mpi/
 
 PREFIX   ?= /usr/local
-CC       ?= gcc
+ifeq ($(origin CC),default)
+CC       := gcc
+endif
 OPT      ?= -O2
 CFLAGS   ?= $(OPT) -g
-WARN     := -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter
+WERROR   ?= -Werror
+WARN     := -Wall -Wextra $(WERROR) -Wshadow -Wno-unused-parameter
 CPPFLAGS += -I. -Isim -D_GNU_SOURCE -DSLABSIM_DATADIR=\"$(PREFIX)/share/slabsim\"
 ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) -MMD -MP
 LDLIBS   := -lgsl -lgslcblas -lcjson -lboost_context -lm -ldl
@@ -37,7 +42,7 @@ OBJ_LIB  := $(SRC_LIB:%.c=$(BUILD)/%.o) $(SRC_ASM:%.S=$(BUILD)/%.o)
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: policy headers all test unit cli-test demo results validate deps install bench sanitize clean valgrind mpi FORCE
+.PHONY: policy headers all test unit cli-test demo results validate deps install uninstall bench sanitize clean valgrind mpi FORCE
 
 all: slabsim
 
@@ -239,6 +244,10 @@ install: slabsim headers
 	install -m 644 policies/policy.mk $(DESTDIR)$(PREFIX)/share/slabsim/policy.mk
 	install -d $(DESTDIR)$(PREFIX)/share/slabsim/examples
 	install -m 644 policies/examples/template.c $(DESTDIR)$(PREFIX)/share/slabsim/examples/
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/slabsim
+	rm -rf $(DESTDIR)$(PREFIX)/share/slabsim $(DESTDIR)$(PREFIX)/include/slabsim
 
 clean:
 	rm -rf build build-san build-mpi slabsim

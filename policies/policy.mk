@@ -5,8 +5,12 @@
 # In a source tree `make policy SRC=mine.c` runs this with the tree's API
 # headers; after `make install` it is $(PREFIX)/share/slabsim/policy.mk and
 # the headers are $(PREFIX)/include/slabsim. Then: slabsim run -p ./mine.so ...
-SLABSIM_INCLUDE ?= /usr/local/include/slabsim
-CC      ?= gcc
+# The headers: beside this file's install (PREFIX/share/slabsim/policy.mk ->
+# PREFIX/include/slabsim), whatever PREFIX was.
+SLABSIM_INCLUDE ?= $(abspath $(dir $(lastword $(MAKEFILE_LIST)))../../include/slabsim)
+ifeq ($(origin CC),default)
+CC      := gcc
+endif
 OUT     ?= $(basename $(SRC)).so
 POLICY_CFLAGS ?= -O2 -g
 POLICY_WARN   := -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter

@@ -131,7 +131,11 @@ const char *data_dirs(const char *env, const char *sub, char *buf, size_t size)
 			snprintf(exedir, sizeof(exedir), "%s", exe);
 		}
 	}
-	snprintf(buf, size, "%s%s%.1000s/%s:%.1000s/../%s:%s/%s", e ? e : "", e ? ":" : "",
-		 exedir, sub, exedir, sub, SLABSIM_DATADIR, sub);
+	/* beside the binary (a source tree), above it, the share folder of
+	 * wherever it was installed (PREFIX/bin -> PREFIX/share/slabsim: any
+	 * PREFIX, moved or not), then the folder compiled in */
+	snprintf(buf, size, "%s%s%.1000s/%s:%.1000s/../%s:%.1000s/../share/slabsim/%s:%s/%s",
+		 e ? e : "", e ? ":" : "", exedir, sub, exedir, sub, exedir, sub,
+		 SLABSIM_DATADIR, sub);
 	return buf;
 }

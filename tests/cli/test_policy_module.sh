@@ -17,10 +17,21 @@ build "$TPL" "$TMP/x.so" || { finish; exit 1; }
 make -s --no-print-directory install DESTDIR="$TMP/inst" PREFIX=/usr/local > "$TMP/install.log" 2>&1 ||
 	fail "make install: $(tail -3 "$TMP/install.log")"
 cp "$TPL" "$TMP/mine.c"
-(cd "$TMP" && make -s -f "$TMP/inst/usr/local/share/slabsim/policy.mk" SRC=mine.c \
-	SLABSIM_INCLUDE="$TMP/inst/usr/local/include/slabsim") > "$TMP/build.log" 2>&1 ||
-	fail "policy.mk of the install: $(tail -3 "$TMP/build.log")"
+(cd "$TMP" && make -s -f "$TMP/inst/usr/local/share/slabsim/policy.mk" SRC=mine.c) \
+	> "$TMP/build.log" 2>&1 || fail "policy.mk of the install: $(tail -3 "$TMP/build.log")"
 expect_exit 0 "invariants: ok" "$SLABSIM" run -m core2-ep -p "$TMP/mine.so" -w 'hackbench 1 process 5'
+# an install under any PREFIX finds its machines and cases, moved or not,
+# and make uninstall takes it all away
+make -s --no-print-directory install PREFIX="$TMP/pfx" > "$TMP/install.log" 2>&1 ||
+	fail "make install PREFIX=...: $(tail -3 "$TMP/install.log")"
+mv "$TMP/pfx" "$TMP/moved"
+(cd / && env -u SLABSIM_MACHINES "$TMP/moved/bin/slabsim" run -m tigerton -p slub \
+	-w 'hackbench 1 process 5') > "$TMP/inst.out" 2>&1 ||
+	fail "an install in another PREFIX cannot run: $(tail -2 "$TMP/inst.out")"
+(cd / && env -u SLABSIM_MACHINES "$TMP/moved/bin/slabsim" validate --list) 2>&1 | grep -q "^C1:" ||
+	fail "an install in another PREFIX finds no validation cases"
+make -s --no-print-directory uninstall PREFIX="$TMP/moved" > /dev/null 2>&1
+[ -z "$(find "$TMP/moved" -type f)" ] || fail "make uninstall left $(find "$TMP/moved" -type f | head -3)"
 
 # it runs, and is what it says
 for m in tigerton nehalem-ex x3950-m2; do
