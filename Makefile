@@ -244,9 +244,11 @@ install: slabsim headers
 	install -m 644 policies/policy.mk $(DESTDIR)$(PREFIX)/share/slabsim/policy.mk
 	install -d $(DESTDIR)$(PREFIX)/share/slabsim/examples
 	install -m 644 policies/examples/template.c $(DESTDIR)$(PREFIX)/share/slabsim/examples/
+	install -d $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 644 man/slabsim.1 $(DESTDIR)$(PREFIX)/share/man/man1/slabsim.1
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/bin/slabsim
+	rm -f $(DESTDIR)$(PREFIX)/bin/slabsim $(DESTDIR)$(PREFIX)/share/man/man1/slabsim.1
 	rm -rf $(DESTDIR)$(PREFIX)/share/slabsim $(DESTDIR)$(PREFIX)/include/slabsim
 
 clean:

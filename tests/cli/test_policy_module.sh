@@ -24,6 +24,11 @@ expect_exit 0 "invariants: ok" "$SLABSIM" run -m core2-ep -p "$TMP/mine.so" -w '
 # and make uninstall takes it all away
 make -s --no-print-directory install PREFIX="$TMP/pfx" > "$TMP/install.log" 2>&1 ||
 	fail "make install PREFIX=...: $(tail -3 "$TMP/install.log")"
+[ -s "$TMP/pfx/share/man/man1/slabsim.1" ] || fail "make install: no man page"
+if command -v man > /dev/null 2>&1; then
+	man -l "$TMP/pfx/share/man/man1/slabsim.1" 2> /dev/null | grep -q "slabsim - simulate NUMA machines" ||
+		fail "man -l slabsim.1 does not show the page"
+fi
 mv "$TMP/pfx" "$TMP/moved"
 (cd / && env -u SLABSIM_MACHINES "$TMP/moved/bin/slabsim" run -m tigerton -p slub \
 	-w 'hackbench 1 process 5') > "$TMP/inst.out" 2>&1 ||
