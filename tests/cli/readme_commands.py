@@ -39,7 +39,8 @@ REDUCE = [
     (r"^make demo\b.*", "make -n demo"),
     (r"^make bench\b.*", "./slabsim bench --quick"),
     (r"^make install\b.*", "make install PREFIX=$PWD/prefix"),
-    (r"^make uninstall\b.*", "make uninstall PREFIX=$PWD/prefix"),
+    (r"^make uninstall\b.*", "make install PREFIX=$PWD/prefix-u > /dev/null && "
+     "make uninstall PREFIX=$PWD/prefix-u && test ! -e $PWD/prefix-u/bin/slabsim"),
     (r"^make -f /usr/local/share/slabsim/policy.mk", "make -f $PWD/prefix/share/slabsim/policy.mk"),
 ]
 
