@@ -24,7 +24,7 @@
  *
  * What the model changes: the kernel purges every CPU's magazines for a
  * resize from the taskq, taking each cc_lock; here each CPU purges its own
- * at its next use of the cache (a CPU's cache stays its own, design.md's
+ * at its next use of the cache (a CPU's cache stays its own, docs/model.md's
  * ordering rule), and a magazine of a size given up meanwhile is destroyed
  * rather than put back in the depot. Solaris kmem is not NUMA aware, and
  * neither is this: slabs come from the node of the CPU that grows the

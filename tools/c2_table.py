@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """c2_table.py - slab_test tests 1 and 2 on a machine for SLAB, SLQB and SLUB
-beside calibration.md C2 (Nick Piggin, LKML, 16 Jan 2009), with the relative
+beside docs/calibration.md C2 (Nick Piggin, LKML, 16 Jan 2009), with the relative
 error of every cell; exits 1 if a cell up to 4096 bytes is off by more than
 the tolerance (default 30%) or SLUB's test 2 does not jump at 8192.
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """fit_c2.py - how the fitted costs of machines/core2-ep.json were fitted to
-calibration.md C2 (slab_test tests 1 and 2, single thread, on core2-ep).
+docs/calibration.md C2 (slab_test tests 1 and 2, single thread, on core2-ep).
 
 Coordinate descent over the three policies' own cost entries (slab.*,
 slub.*, slqb.*) and the core's memory-level parallelism and page-allocator

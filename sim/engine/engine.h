@@ -1,7 +1,7 @@
 /* engine.h - the discrete-event engine: one clock per simulated CPU, fibers,
  * timers, and the ordering rule.
  *
- * Ordering rule (design.md): a CPU touches state other CPUs can see only when
+ * Ordering rule (docs/model.md): a CPU touches state other CPUs can see only when
  * no other CPU can still act at an earlier simulated time. Code running on a
  * simulated CPU calls cpu_sync() before such an access; if another CPU (or a
  * timer) is behind, the fiber yields and resumes once its clock is the

@@ -31,7 +31,7 @@ enum hw_fabric {
 	FABRIC_HOME,	/* point-to-point links, a home agent per node (QPI, HT, IF) */
 	FABRIC_IDEAL,	/* nothing queues and taking a line exclusively is free:
 			 * only reads that move data cost, by distance. These are
-			 * the assumptions of the Markov lock model (calibration.md
+			 * the assumptions of the Markov lock model (docs/calibration.md
 			 * C4), where a hand-off costs the waiters' re-reads only. */
 };
 

@@ -1,4 +1,4 @@
-/* json.c - the run as JSON (design.md's contract), written atomically. */
+/* json.c - the run as JSON (docs/json.md's contract), written atomically. */
 #include "report.h"
 #include "outfile.h"
 

@@ -1,7 +1,7 @@
 /* report.h - what a run shows: hackbench's own line, a slabinfo-style cache
  * table with the policy's statistics, a lock_stat-style lock table, a
  * perf-report-style profile by kernel-named symbol, and the JSON of the
- * command-line contract (design.md). */
+ * command-line contract (docs/json.md). */
 #ifndef SIM_REPORT_H
 #define SIM_REPORT_H
 

@@ -1,5 +1,5 @@
 /* kbuild.c - workload `kbuild`: the slab traffic of a kernel build (`make
- * -jN`), the measured cache mix of workloads.md ("Other measured cache
+ * -jN`), the measured cache mix of docs/workloads.md ("Other measured cache
  * mixes") run by the mix engine. The six caches and their shares of the
  * 36.3 M allocations are the published ones; the published fast-path
  * percentages (alloc/free: names_cache 99/99, filp 90/3, vm_area_struct

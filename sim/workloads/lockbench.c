@@ -1,5 +1,5 @@
 /* lockbench.c - the lock microbenchmark of Boyd-Wickizer et al. ("Non-
- * scalable locks are dangerous"; calibration.md C4): `cpus` tasks, one
+ * scalable locks are dangerous"; docs/calibration.md C4): `cpus` tasks, one
  * pinned to each CPU, each loops: think `think` cycles in user space, take
  * one spinlock of the kernel's kind (spinlock=byte|ticket|queued), hold it
  * `hold` cycles, release it. It measures acquisitions per second over the

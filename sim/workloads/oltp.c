@@ -1,5 +1,5 @@
 /* oltp.c - the seeds' "well-known OLTP benchmark" as a synthetic model of
- * Intel's 2008 setup (workloads.md): SCHED_RR database server processes,
+ * Intel's 2008 setup (docs/workloads.md): SCHED_RR database server processes,
  * each serving one client connection in a loop: receive a request, run the
  * transaction's user code, read/write the database with direct IO through
  * aio (io_submit, io_getevents) and send the reply. IO completions and
@@ -48,7 +48,7 @@ static const struct param_def oltp_params[] = {
 	{ NULL },
 };
 
-/* Published system profile of Intel's OLTP setup (workloads.md). */
+/* Published system profile of Intel's OLTP setup (docs/workloads.md). */
 #define PUB_SYS_PERCENT 25.0
 #define PUB_CS_PER_S 43000.0
 #define PUB_IRQ_LOW 22000.0

@@ -1,5 +1,5 @@
 /* slab_test.c - Christoph Lameter's and Mathieu Desnoyers' slab_test kernel
- * module (2009; workloads.md): loading it runs, as its `run` bit mask says,
+ * module (2009; docs/workloads.md): loading it runs, as its `run` bit mask says,
  *  1. kmalloc TEST_COUNT objects (each touched), then kfree them all;
  *  2. TEST_COUNT times kmalloc immediately followed by kfree;
  *  3. the same as 1 on every CPU at once, one pinned kthread each, then
@@ -436,6 +436,6 @@ const struct workload slab_test_workload = {
 	.result = st_result,
 	.check = st_check,
 	.print = st_print,
-	.compare = "calibration.md C2 (Nick Piggin, LKML, 16 Jan 2009): tests 1 and 2",
+	.compare = "docs/calibration.md C2 (Nick Piggin, LKML, 16 Jan 2009): tests 1 and 2",
 	.destroy = st_destroy,
 };

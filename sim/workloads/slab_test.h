@@ -1,5 +1,5 @@
 /* slab_test.h - the slab_test module's results, its output lines, and the
- * published figures they are compared with (calibration.md C2). */
+ * published figures they are compared with (docs/calibration.md C2). */
 #ifndef SIM_SLAB_TEST_H
 #define SIM_SLAB_TEST_H
 

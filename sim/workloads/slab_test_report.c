@@ -1,5 +1,5 @@
 /* slab_test_report.c - the slab_test module's output, line for line, and
- * the published single-thread figures beside it (calibration.md C2: Nick
+ * the published single-thread figures beside it (docs/calibration.md C2: Nick
  * Piggin, "SLQB slab allocator", LKML, 16 Jan 2009; x86-64, cycles). */
 #include <string.h>
 
@@ -113,5 +113,5 @@ void slab_test_print(FILE *out, const struct st_result *res, int nres, int ncpus
 		fprintf(out, "\n");
 	}
 	if (compare && strcmp(policy, "slab") && strcmp(policy, "slqb") && strcmp(policy, "slub"))
-		fprintf(out, "(calibration.md C2 has no figures for policy %s)\n", policy);
+		fprintf(out, "(docs/calibration.md C2 has no figures for policy %s)\n", policy);
 }

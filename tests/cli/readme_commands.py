@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""readme_commands.py - every command the READMEs show, run as written.
+"""readme_commands.py - every command the docs show, run as written.
 
-Reads the indented code blocks of README.md, configs/README.md,
-policies/README.md and validation/README.md, keeps the lines that are
+Reads the indented code blocks of README.md, docs/*.md, results/README.md,
+configs/README.md, policies/README.md and validation/README.md, keeps the lines that are
 commands (they start with slabsim, ./slabsim, make, cp, sh, python3, tools/,
 configs/, mpirun or NAME=VALUE), joins continued lines, and runs each block's
 commands in order in a scratch folder whose entries link to the source tree
@@ -22,7 +22,9 @@ import subprocess
 import sys
 import tempfile
 
-READMES = ["README.md", "configs/README.md", "policies/README.md", "validation/README.md"]
+READMES = ["README.md", "docs/usage.md", "docs/json.md", "docs/model.md", "docs/calibration.md",
+           "docs/architecture.md", "results/README.md", "configs/README.md",
+           "policies/README.md", "validation/README.md"]
 COMMAND = re.compile(r"^(\./slabsim|slabsim|make|cp|sh|python3|tools/|configs/|mpirun|"
                      r"[A-Z_]+=\S+ \./slabsim)\b")
 PLACEHOLDER = re.compile(r"\b(MACHINE|POLICY|WORKLOAD|FILE|DIR|NAME=VALUE|EXPERIMENT|RESULTS|"
@@ -47,6 +49,7 @@ REDUCE = [
 # Commands not run here, each with why (the test suite or CI runs them).
 SKIP = [
     (r"^make test\b", "this is the test suite itself"),
+    (r"^make check\b", "the fast tier of this suite"),
     (r"^make sanitize\b", "a 10-minute build and suite of its own (make sanitize)"),
     (r"^make valgrind\b", "long; run by hand before a release"),
     (r"^make validate\b", "every case at its published size, 40 minutes (make validate)"),

@@ -1,4 +1,4 @@
-# test_c1.sh - calibration.md C1 on tigerton (hackbench 100 process, loops
+# test_c1.sh - docs/calibration.md C1 on tigerton (hackbench 100 process, loops
 # reduced, slub_max_order=3): slub_min_objects=8 collapses (at least 5x the
 # time at 32), 32 -> 64 changes the time by less than 25%, and the profile at
 # 8 is dominated by the slab paths and spinning, at 64 it is not.

@@ -1,4 +1,4 @@
-# test_c2.sh - calibration.md C2: slab_test tests 1 and 2, single thread, on
+# test_c2.sh - docs/calibration.md C2: slab_test tests 1 and 2, single thread, on
 # core2-ep for SLAB, SLQB and SLUB (2.6.26) beside the published cycle
 # counts (tools/c2_table.py prints the table). Every cell up to 4096 bytes
 # must be within C2_TOLERANCE of the published figure, and SLUB's test 2

@@ -3,7 +3,7 @@
 # and every object freed once; other-node frees only on a multi-node machine;
 # bad descriptions exit 2 with their message; the same seed gives the same
 # JSON; kbuild's SLUB free fast-path shares are ordered like the published
-# ones (workloads.md: names_cache 99, journal_handle 99, vm_area_struct 54,
+# ones (docs/workloads.md: names_cache 99, journal_handle 99, vm_area_struct 54,
 # bio 13, filp 3, buffer_head 0).
 . tests/cli/lib.sh
 EX=configs/mix/example.json

@@ -1,6 +1,6 @@
 # test_pingpong.sh - the pingpong workload: on every machine it reproduces
 # the machine file's own hand-off table, pair by pair; Westmere-EP and EPYC
-# Genoa match the measured medians of calibration.md C3; --plot draws a PNG.
+# Genoa match the measured medians of docs/calibration.md C3; --plot draws a PNG.
 . tests/cli/lib.sh
 
 # every machine: every measured pair equals handoff_cycles[its class] / clock_ghz
@@ -46,7 +46,7 @@ if classes is not None:
 PY
 done
 
-# calibration.md C3: the measured medians (core-to-core-latency)
+# docs/calibration.md C3: the measured medians (core-to-core-latency)
 json "$TMP/westmere-ep.json" "abs(d['result']['by_class']['smt'] - 7.1) <= 0.71"
 json "$TMP/westmere-ep.json" "abs(d['result']['by_class']['same_socket'] - 37.2) <= 3.72"
 json "$TMP/westmere-ep.json" "abs(d['result']['by_class']['other_socket'] - 73.7) <= 7.37"

@@ -42,7 +42,7 @@ expect_exit 2 "cpu_partial_caches=garbage: expected NAME:N" \
 expect_exit 2 "cpu_partial_caches=:3: expected NAME:N" $RUN "$W" kernel=3.2 cpu_partial_caches=:3
 LONG=$(python3 -c "print(','.join('kmalloc-%d:7' % s for s in (8, 16, 32, 64, 96, 128, 192, 256, 512, 1024, 2048, 4096) * 2))")
 expect_exit 2 "too long or has spaces" $RUN "$W" kernel=3.2 cpu_partial_caches=$LONG
-# the per-cache sysfs form of design.md: CACHE.cpu_partial=N, later settings winning
+# the per-cache sysfs form of docs/usage.md: CACHE.cpu_partial=N, later settings winning
 expect_exit 0 "kmalloc-512" "$SLABSIM" show policy slub -m tigerton kernel=3.2 \
 	kmalloc-512.cpu_partial=30 kmalloc-256.cpu_partial=7 kmalloc-256.cpu_partial=9 --json "$TMP/attr.json"
 json "$TMP/attr.json" "{c['name']: c['tunables']['cpu_partial'] for c in d['caches']}['kmalloc-512'] == 30"

@@ -1,4 +1,4 @@
-# test_run_json.sh - a run's text report and the JSON contract of design.md.
+# test_run_json.sh - a run's text report and the JSON contract of docs/json.md.
 . tests/cli/lib.sh
 expect_exit 0 "Time: " "$SLABSIM" run -m tigerton -p slub -w 'hackbench 2 process 20' \
 	slub_min_objects=8 slub_max_order=3 --json "$TMP/r.json"

@@ -1,5 +1,5 @@
 # test_slab_test.sh - the slab_test module: its output lines, JSON results
-# for every test and size, --compare with calibration.md C2, bad input.
+# for every test and size, --compare with docs/calibration.md C2, bad input.
 . tests/cli/lib.sh
 expect_exit 0 "10000 times kmalloc(8) -> " "$SLABSIM" run -m core2-ep -p slub \
 	-w "slab_test run=31 max_size=16384" kernel=2.6.26 --json "$TMP/st.json" --compare --quiet

@@ -1,0 +1,41 @@
+# test_docs.sh - the docs stand on their own: every relative link of every
+# Markdown file resolves inside the repo, no file names a document outside
+# it, README.md stays a front page (at most ~300 lines), and every document
+# it lists exists.
+. tests/cli/lib.sh
+python3 - <<'PY' || fail "docs: broken links or references outside the repo"
+import os, re, subprocess, sys
+files = subprocess.run(["git", "ls-files"], capture_output=True, text=True).stdout.split()
+if not files:	# not a git checkout: every file under here
+    files = [os.path.relpath(os.path.join(d, f)) for d, _, fs in os.walk(".") for f in fs]
+bad = []
+for f in files:
+    if f.startswith(("results/", "out/")) and not f.endswith("README.md"):
+        continue
+    if not os.path.isfile(f) or f.endswith((".png", ".so", ".jsonl", ".log")):
+        continue
+    try:
+        text = open(f, encoding="utf-8").read()
+    except UnicodeDecodeError:
+        continue
+    if "../shared" in text and f != "tests/cli/test_docs.sh":
+        bad.append("%s: names ../shared" % f)
+    if f.endswith(".md"):
+        for target in re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", text):
+            if "://" in target:
+                continue
+            path = os.path.normpath(os.path.join(os.path.dirname(f), target))
+            if not os.path.exists(path):
+                bad.append("%s: link to %s, which does not exist" % (f, target))
+for b in bad:
+    print(b)
+sys.exit(1 if bad else 0)
+PY
+n=$(wc -l < README.md)
+[ "$n" -le 320 ] || fail "README.md has $n lines; the front page keeps to about 300"
+for d in docs/usage.md docs/json.md docs/model.md docs/hardware.md docs/workloads.md \
+	docs/calibration.md docs/architecture.md results/README.md docs/run.schema.json man/slabsim.1; do
+	[ -s "$d" ] || fail "$d is missing"
+	grep -q "$d" README.md || [ "$d" = docs/run.schema.json ] || fail "README.md does not point at $d"
+done
+finish
