@@ -18,16 +18,20 @@ enum sym_kind {
 };
 
 #define PROFILE_MAX_SYMS 256
+#define PROFILE_NAME_MAX 64
 
 struct profile {
 	int nsyms;
-	const char *name[PROFILE_MAX_SYMS];
+	const char *name[PROFILE_MAX_SYMS];	/* into text[], the table's own copies */
 	enum sym_kind kind[PROFILE_MAX_SYMS];
 	uint64_t cycles[PROFILE_MAX_SYMS];
+	char text[PROFILE_MAX_SYMS][PROFILE_NAME_MAX];
 };
 
 void profile_init(struct profile *p);
-/* The id of a symbol, registering it on first use; -1 if the table is full. */
+/* The id of a symbol, registering it (a copy of its name) on first use. A
+ * full table, or a name of PROFILE_NAME_MAX characters or more, is a
+ * limit of the simulator: it stops with a message, never returns -1. */
 int profile_sym(struct profile *p, const char *name, enum sym_kind kind);
 /* Id of an already registered symbol, or -1. */
 int profile_find(const struct profile *p, const char *name);

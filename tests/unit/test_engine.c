@@ -1,14 +1,19 @@
 /* test_engine.c - event queue order, fibers, and the ordering rule. */
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "engine/engine.h"
 #include "engine/event_queue.h"
 #include "engine/fiber.h"
+#include "engine/profile.h"
 
 /* Events pop in (time, seq) order whatever the push order and the queue's
  * resizing; equal times pop first-in first-out. */
@@ -148,10 +153,41 @@ static void test_ordering_rule(void **state)
 	engine_destroy(&eng);
 }
 
+/* The profile keeps its own copy of a symbol's name, finds it again by
+ * name, and stops (abort, with a message) rather than hand out -1 when its
+ * table is full, so no caller ever charges cycles[-1]. */
+static void test_profile_symbols(void **state)
+{
+	(void)state;
+	static struct profile p;
+	profile_init(&p);
+	char buf[32];
+	strcpy(buf, "__slab_free");
+	int id = profile_sym(&p, buf, SYM_SLAB);
+	strcpy(buf, "overwritten");
+	assert_string_equal(p.name[id], "__slab_free");
+	assert_int_equal(profile_sym(&p, "__slab_free", SYM_SLAB), id);
+	assert_int_equal(profile_find(&p, "overwritten"), -1);
+	pid_t pid = fork();
+	if (pid == 0) {	/* fill the table: the 257th symbol must abort */
+		freopen("/dev/null", "w", stderr);
+		for (int i = 0; i <= PROFILE_MAX_SYMS; i++) {
+			snprintf(buf, sizeof(buf), "sym%d", i);
+			if (profile_sym(&p, buf, SYM_KERNEL) < 0)
+				_exit(3);	/* -1 handed out: the bug */
+		}
+		_exit(0);
+	}
+	int status;
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_queue_order),
+		cmocka_unit_test(test_profile_symbols),
 		cmocka_unit_test(test_queue_remove),
 		cmocka_unit_test(test_fiber_switch),
 		cmocka_unit_test(test_ordering_rule),
