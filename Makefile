@@ -1,7 +1,8 @@
 # slabsim - discrete-event simulator of NUMA machines running Linux slab allocators.
 #
 #   make            build ./slabsim
-#   make test       install missing packages, build, run every test
+#   make test       install missing packages, build, run every test (CI)
+#   make check      the everyday loop: no installs, no MPI, the fast tests
 #   make demo       install missing packages, build, run the Tigerton demo
 #   make deps       install missing Debian packages (apt-get update first)
 #   make sanitize   build with ASan+UBSan and run the unit and CLI tests
@@ -42,7 +43,7 @@ OBJ_LIB  := $(SRC_LIB:%.c=$(BUILD)/%.o) $(SRC_ASM:%.S=$(BUILD)/%.o)
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: policy headers all test unit cli-test demo results validate deps install uninstall bench sanitize clean valgrind mpi FORCE
+.PHONY: policy headers all test check unit cli-test demo results validate deps install uninstall bench sanitize clean valgrind mpi FORCE
 
 all: slabsim
 
@@ -115,18 +116,44 @@ deps:
 	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q $$missing; \
 	fi
 
+# make test: everything, as CI runs it (packages, the MPI build, every unit
+# and command-line test; the scripts run TEST_JOBS at a time).
+# make check: the everyday loop: no package installs, no MPI build, the unit
+# tests and the command-line scripts but the slow ones, in about a minute.
+TEST_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+CLI_ALL   := $(sort $(wildcard tests/cli/test_*.sh))
+# the scripts that take more than ~20 s (make test runs them, make check not)
+CLI_SLOW  := tests/cli/test_c1.sh tests/cli/test_configs.sh tests/cli/test_all_policies.sh \
+             tests/cli/test_workloads_all.sh tests/cli/test_linearity.sh tests/cli/test_golden.sh \
+             tests/cli/test_sample.sh tests/cli/test_sweep.sh tests/cli/test_determinism.sh
+CLI_FAST  := $(filter-out $(CLI_SLOW),$(CLI_ALL))
+
 test: deps
-	$(MAKE) all unit-bins
-	$(MAKE) unit cli-test
+	$(MAKE) all unit-bins mpi
+	$(MAKE) unit
+	$(MAKE) -k -j$(TEST_JOBS) --no-print-directory $(CLI_ALL:tests/cli/%.sh=cli/%)
+
+check: all unit-bins
+	$(MAKE) unit
+	$(MAKE) -k -j$(TEST_JOBS) --no-print-directory $(CLI_FAST:tests/cli/%.sh=cli/%)
 
 unit-bins: $(UNIT_BIN)
 
 unit: $(UNIT_BIN)
 	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; $$t; done
 
+# every command-line script, one after another (make test runs them in parallel)
 cli-test: slabsim mpi
-	@set -e; for t in tests/cli/test_*.sh; do echo "== $$t"; \
+	@set -e; for t in $(CLI_ALL); do echo "== $$t"; \
 	  SLABSIM=$(CURDIR)/slabsim SLABSIM_MPI=$(CURDIR)/build-mpi/slabsim sh $$t; done
+
+# one script, its output in $(BUILD)/cli-logs/NAME.log, shown if it fails
+cli/%: FORCE
+	@mkdir -p $(BUILD)/cli-logs; t0=$$(date +%s); \
+	if SLABSIM=$(CURDIR)/slabsim SLABSIM_MPI=$(CURDIR)/build-mpi/slabsim \
+	   sh tests/cli/$*.sh > $(BUILD)/cli-logs/$*.log 2>&1; then \
+	  echo "ok   $* ($$(( $$(date +%s) - t0 )) s)"; \
+	else echo "FAIL $* (log: $(BUILD)/cli-logs/$*.log)"; cat $(BUILD)/cli-logs/$*.log; exit 1; fi
 
 # make demo: the sweep of configs/tigerton-min-objects.json at the published
 # size (hackbench 100 process 2000, sample=auto), 2 replicates, into out/demo/

@@ -176,8 +176,6 @@ kaddr_t slub_alloc_lockless(struct slub *sl, struct sim_cpu *cpu, struct kmem_ca
 			    struct slub_cache *s, int node);
 void slub_free_lockless(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_cpu *c,
 			struct slub_cache *s, struct page *page, unsigned int idx);
-void slub_flush_lockless(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_cpu *c,
-			 struct slub_cache *s);
 
 /* slub_sheaves.c: percpu sheaves and barns (6.18, 7.0) */
 void slub_sheaves_init(struct slub *sl, struct slub_cache *s, unsigned int capacity,

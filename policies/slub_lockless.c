@@ -310,16 +310,6 @@ static void deactivate_slab(struct slub *sl, struct sim_cpu *cpu, struct kmem_ca
 	sym_exit(cpu, psym);
 }
 
-void slub_flush_lockless(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_cpu *c,
-			 struct slub_cache *s)
-{
-	if (c->page) {
-		slub_stat(c, CPUSLAB_FLUSH);
-		deactivate_slab(sl, cpu, c, s);
-	}
-	unfreeze_partials(sl, cpu, c, s);
-}
-
 /* new_slab_objects(): a fresh slab, frozen, becomes the CPU slab. */
 static uint16_t new_slab_objects(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_cpu *c,
 				 struct slub_cache *s, int node)

@@ -14,11 +14,6 @@ int skb_init(struct kernel *k, struct skb_state *ss, struct sim_err *err)
 	return ss->skbuff_head_cache ? 0 : -1;
 }
 
-unsigned int skb_truesize(const struct skb_state *ss, unsigned int size)
-{
-	return SKB_DATA_ALIGN(size) + ss->sizeof_sk_buff;
-}
-
 bool alloc_skb(struct kernel *k, struct skb_state *ss, struct sim_cpu *cpu,
 	       unsigned int size, struct sk_buff *skb)
 {

@@ -42,7 +42,4 @@ bool alloc_skb(struct kernel *k, struct skb_state *ss, struct sim_cpu *cpu,
 void __kfree_skb(struct kernel *k, struct skb_state *ss, struct sim_cpu *cpu,
 		 const struct sk_buff *skb);
 
-/* SKB_DATA_ALIGN() and the resulting truesize of a `size`-byte skb. */
-unsigned int skb_truesize(const struct skb_state *ss, unsigned int size);
-
 #endif
