@@ -36,7 +36,7 @@ DEB_PKGS := gcc make libgsl-dev libcjson-dev libcmocka-dev libboost-context-dev 
             gnuplot-nox valgrind python3 openmpi-bin libopenmpi-dev
 
 SRC_LIB  := $(sort $(wildcard sim/engine/*.c sim/hw/*.c sim/kernel/*.c \
-              sim/workloads/*.c sim/report/*.c policies/*.c)) \
+              sim/workloads/*.c sim/run/*.c sim/report/*.c policies/*.c)) \
             $(filter-out sim/cli/main.c,$(sort $(wildcard sim/cli/*.c)))
 SRC_ASM  := $(if $(filter x86_64,$(shell uname -m)),sim/engine/fiber_switch_x86_64.S)
 OBJ_LIB  := $(SRC_LIB:%.c=$(BUILD)/%.o) $(SRC_ASM:%.S=$(BUILD)/%.o)
@@ -83,7 +83,7 @@ API_HDRS := policies/policy.h \
             $(addprefix sim/engine/,engine.h error.h event_queue.h fiber.h params.h profile.h steady.h) \
             $(addprefix sim/hw/,hw.h machine.h spinlock.h) \
             $(addprefix sim/kernel/,bitops.h kernel.h kmem_stat.h list.h page_alloc.h sched.h \
-              slab.h workqueue.h)
+              slab.h slab_policy.h workqueue.h)
 API_INC  := $(BUILD)/include/slabsim
 API_OUT  := $(patsubst policies/%,$(API_INC)/%,$(patsubst sim/%,$(API_INC)/%,$(API_HDRS)))
 

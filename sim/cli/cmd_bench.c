@@ -7,7 +7,7 @@
 #include "cli.h"
 #include "engine/bench.h"
 #include "report/report.h"
-#include "run_core.h"
+#include "run/run_core.h"
 
 static const char bench_help[] =
 	"usage: slabsim bench [--quick] [--engine-only] [--json FILE]\n"

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "run_core.h"
+#include "run/run_core.h"
 #include "hw/machine.h"
 #include "kernel/kernel.h"
 #include "policies/policy.h"

@@ -9,7 +9,7 @@
 #include "report/gnuplot.h"
 #include "report/outfile.h"
 #include "report/report.h"
-#include "run_core.h"
+#include "run/run_core.h"
 
 static const char run_help[] =
 	"usage: slabsim run -m MACHINE -p POLICY -w WORKLOAD [NAME=VALUE ...]\n"
@@ -205,7 +205,7 @@ missing:
 					status = cli_usage_error("%s", err.msg);
 				cJSON_Delete(root);
 			}
-			if (plot && rc == 0 && r->wl->plot(r->wstate, plot, &err) < 0)
+			if (plot && rc == 0 && plot_draw(plot, r->wl->plot, r->wstate, &err) < 0)
 				status = cli_usage_error("%s", err.msg);
 			if (record && write_record(r, record, &err) < 0)
 				status = cli_usage_error("%s", err.msg);

@@ -6,7 +6,7 @@
 
 #include "cli.h"
 #include "report/report.h"
-#include "run_core.h"
+#include "run/run_core.h"
 
 static const char show_help[] =
 	"usage: slabsim show machine NAME [--matrix]\n"

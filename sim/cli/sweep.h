@@ -11,7 +11,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "experiment.h"
+#include "run/experiment.h"
 
 /* Called (in the process that writes the results) as each run finishes:
  * its JSON line, or NULL and why if the run crashed. */

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "report/report.h"
-#include "run_core.h"
+#include "run/run_core.h"
 
 char *sweep_run_one(const struct experiment *e, int run, bool *failed, struct sim_err *err)
 {

@@ -7,7 +7,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "experiment.h"
+#include "run/experiment.h"
 
 struct sweep_opts {
 	const char *file;

@@ -10,7 +10,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "experiment.h"
+#include "run/experiment.h"
 
 /* A dimension of the experiment and the label of the choice it must take. */
 struct val_sel {

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "experiment_int.h"
+#include "run/experiment_int.h"
 #include "engine/json_in.h"
 #include "hw/markov.h"
 #include "report/summary.h"

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "policies/policy.h"
+#include "kernel/slab_policy.h"
 #include "skbuff.h"
 #include "slab.h"
 

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "kernel.h"
-#include "policies/policy.h"
+#include "kernel/slab_policy.h"
 
 int kmem_stat_init(struct kmem_stat *s, int ncpus)
 {

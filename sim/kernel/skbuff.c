@@ -4,7 +4,7 @@
 #include <stdlib.h>
 
 #include "slab.h"
-#include "policies/policy.h"
+#include "kernel/slab_policy.h"
 
 int skb_init(struct kernel *k, struct skb_state *ss, struct sim_err *err)
 {

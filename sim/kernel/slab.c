@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "policies/policy.h"
+#include "kernel/slab_policy.h"
 
 /* The biggest kmalloc: an order MAX_ORDER-1 block (kmalloc_large, x86-64). */
 #define KMALLOC_LARGE_MAX ((size_t)PAGE_SIZE << (MAX_ORDER - 1))

@@ -6,7 +6,7 @@
 #include "slab.h"
 
 #include "page_alloc.h"
-#include "policies/policy.h"
+#include "kernel/slab_policy.h"
 
 int slab_check_pages(const struct kmem_cache *kc, struct page *const *all, int nall,
 		     const uint32_t *waiting, const char *policy, const char *where,

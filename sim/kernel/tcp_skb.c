@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "policies/policy.h"
+#include "kernel/slab_policy.h"
 #include "slab.h"
 
 #define DIV_ROUND_UP(n, d) (((n) + (d) - 1) / (d))

@@ -2,6 +2,7 @@
 #include "gnuplot.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -56,4 +57,24 @@ int plot_run_in(const char *dir, const char *script, struct sim_err *err)
 	if (WEXITSTATUS(status) != 0)
 		return sim_fail(err, "gnuplot %s failed (exit %d)", script, WEXITSTATUS(status));
 	return 0;
+}
+
+int plot_draw(const char *path, void (*fn)(void *state, FILE *dat, FILE *gp, const char *path),
+	      void *state, struct sim_err *err)
+{
+	FILE *d = plot_open(path, "dat", err);
+	if (!d)
+		return -1;
+	FILE *g = plot_open(path, "gp", err);
+	if (!g) {
+		fclose(d);
+		return -1;
+	}
+	fn(state, d, g, path);
+	bool ok = !ferror(d) && !ferror(g);
+	ok = (fclose(d) == 0) && ok;
+	ok = (fclose(g) == 0) && ok;
+	if (!ok)
+		return sim_fail(err, "cannot write %s.dat or %s.gp", path, path);
+	return plot_run(path, err);
 }

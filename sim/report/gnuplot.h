@@ -17,6 +17,11 @@ int plot_run(const char *path, struct sim_err *err);
  * data and output files relative to itself. */
 int plot_run_in(const char *dir, const char *script, struct sim_err *err);
 
+/* Write a plot's data and script through fn (a workload's plot hook) into
+ * PATH.dat and PATH.gp, then run gnuplot: PATH. */
+int plot_draw(const char *path, void (*fn)(void *state, FILE *dat, FILE *gp, const char *path),
+	      void *state, struct sim_err *err);
+
 /* Before a long run: can PATH.dat be written? (It is created empty.) */
 int plot_check(const char *path, struct sim_err *err);
 

@@ -8,7 +8,7 @@
 #include <cjson/cJSON.h>
 #include <stdio.h>
 
-#include "cli/run_core.h"
+#include "run/run_core.h"
 
 #define SLABSIM_VERSION "0.1.0"
 

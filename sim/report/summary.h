@@ -8,7 +8,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "cli/experiment.h"
+#include "run/experiment.h"
 
 struct stat_summary {
 	int n;

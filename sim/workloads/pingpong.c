@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "kernel/wait.h"
-#include "report/gnuplot.h"
 #include "workload.h"
 
 static const struct param_def pingpong_params[] = {
@@ -266,36 +265,29 @@ static int pp_check(void *state, struct sim_err *err)
 	return 0;
 }
 
-/* A heatmap of the matrix: rows and columns are CPUs, colour the ns. */
-static int pp_plot(void *state, const char *path, struct sim_err *err)
+/* A heatmap of the matrix: rows and columns are CPUs, colour the ns. The
+ * data goes to `dat`, the gnuplot script (drawing `path`) to `gp`; the
+ * report layer opens both and runs gnuplot. */
+static void pp_plot(void *state, FILE *dat, FILE *gp, const char *path)
 {
 	struct pingpong *pp = state;
-	FILE *d = plot_open(path, "dat", err);
-	if (!d)
-		return -1;
 	for (int a = 0; a < pp->n; a++) {
 		for (int b = 0; b < pp->n; b++) {
 			double v = pp->matrix[a * pp->n + b];
-			fprintf(d, isnan(v) ? "NaN " : "%.2f ", v);
+			fprintf(dat, isnan(v) ? "NaN " : "%.2f ", v);
 		}
-		fprintf(d, "\n");
+		fprintf(dat, "\n");
 	}
-	fclose(d);
-	FILE *g = plot_open(path, "gp", err);
-	if (!g)
-		return -1;
-	fprintf(g, "# slabsim pingpong heatmap: edit and run `gnuplot %s.gp`\n", path);
-	fprintf(g, "set terminal pngcairo size 900,800 font ',10'\n");
-	fprintf(g, "set output '%s'\n", path);
-	fprintf(g, "set title \"%s: one-way cache-line hand-off (ns), %d CPUs\"\n",
+	fprintf(gp, "# slabsim pingpong heatmap: edit and run `gnuplot %s.gp`\n", path);
+	fprintf(gp, "set terminal pngcairo size 900,800 font ',10'\n");
+	fprintf(gp, "set output '%s'\n", path);
+	fprintf(gp, "set title \"%s: one-way cache-line hand-off (ns), %d CPUs\"\n",
 		pp->k->m->name, pp->n);
-	fprintf(g, "set xlabel 'CPU'\nset ylabel 'CPU'\nset cblabel 'ns'\n");
-	fprintf(g, "set datafile missing 'NaN'\nset size ratio -1\nset view map\n");
-	fprintf(g, "set xrange [-0.5:%d.5]\nset yrange [%d.5:-0.5]\n", pp->n - 1, pp->n - 1);
-	fprintf(g, "set palette defined (0 'white', 1 'yellow', 2 'orange', 3 'red', 4 'dark-red')\n");
-	fprintf(g, "plot '%s.dat' matrix with image notitle\n", path);
-	fclose(g);
-	return plot_run(path, err);
+	fprintf(gp, "set xlabel 'CPU'\nset ylabel 'CPU'\nset cblabel 'ns'\n");
+	fprintf(gp, "set datafile missing 'NaN'\nset size ratio -1\nset view map\n");
+	fprintf(gp, "set xrange [-0.5:%d.5]\nset yrange [%d.5:-0.5]\n", pp->n - 1, pp->n - 1);
+	fprintf(gp, "set palette defined (0 'white', 1 'yellow', 2 'orange', 3 'red', 4 'dark-red')\n");
+	fprintf(gp, "plot '%s.dat' matrix with image notitle\n", path);
 }
 
 static void pp_destroy(void *state)

@@ -33,9 +33,10 @@ struct workload {
 	void (*result)(void *state, struct workload_result *r);
 	/* Its own invariants (every message delivered ...). */
 	int (*check)(void *state, struct sim_err *err);
-	/* Optional: draw its result with gnuplot into `path` (PNG), keeping the
-	 * data file and the script beside it. */
-	int (*plot)(void *state, const char *path, struct sim_err *err);
+	/* Optional: its result as a gnuplot data file and a script drawing
+	 * `path` (PNG) from `path`.dat; the report layer writes both beside the
+	 * plot and runs gnuplot (a workload never runs it). */
+	void (*plot)(void *state, FILE *dat, FILE *gp, const char *path);
 	/* Optional: its own output lines (a kernel module's printk), printed
 	 * after the result line; with `compare`, published figures beside them. */
 	void (*print)(void *state, FILE *out, bool compare);

@@ -13,8 +13,8 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
-#include "cli/experiment.h"
-#include "cli/machine_expr.h"
+#include "run/experiment.h"
+#include "run/machine_expr.h"
 #include "report/summary.h"
 
 static void test_stats_known_values(void **state)

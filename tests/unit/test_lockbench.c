@@ -1,5 +1,5 @@
 /* test_lockbench.c - the lockbench workload against the Markov chain of
- * calibration.md C4, the queued lock's flat hand-off, and the cost of
+ * docs/calibration.md C4, the queued lock's flat hand-off, and the cost of
  * waiters that span sockets. Each case is a whole `slabsim run` built through
  * run_core, so the kernel's lock kinds and pinned tasks are what is tested. */
 #include <setjmp.h>
@@ -11,7 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "cli/run_core.h"
+#include "run/run_core.h"
 #include "hw/markov.h"
 
 struct lb_out {

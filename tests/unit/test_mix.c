@@ -14,7 +14,7 @@
 
 #include <gsl/gsl_rng.h>
 
-#include "cli/run_core.h"
+#include "run/run_core.h"
 #include "workloads/mix_spec.h"
 
 static const char good[] =

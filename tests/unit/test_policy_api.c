@@ -138,7 +138,7 @@ static void test_lookup(void **state)
 	struct sim_err err;
 	setenv("SLABSIM_POLICY_PATH", "/nonexistent", 1);
 	assert_null(slab_policy_lookup("slob", &err));
-	assert_non_null(strstr(err.msg, "unknown policy 'slob'; valid policies: slab slub slqb"));
+	assert_non_null(strstr(err.msg, "unknown policy 'slob' (did you mean 'slab'?); valid policies: slab slub slqb"));
 	assert_null(slab_policy_lookup("./slob.so", &err));
 	assert_non_null(strstr(err.msg, "policy module './slob.so' not found"));
 	assert_null(slab_policy_lookup("/etc/passwd", &err));

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "cli/run_core.h"
+#include "run/run_core.h"
 
 static struct run the_run;
 

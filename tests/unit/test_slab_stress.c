@@ -13,7 +13,7 @@
 
 #include <gsl/gsl_rng.h>
 
-#include "cli/run_core.h"
+#include "run/run_core.h"
 #include "kernel/slab.h"
 #include "kernel/wait.h"
 #include "policies/slub.h"

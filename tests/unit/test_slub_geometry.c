@@ -1,6 +1,6 @@
 /* test_slub_geometry.c - SLUB's calculate_order/calculate_sizes and cache
  * merging against mm/slub.c of each era, and the geometry behind the
- * Tigerton slub_min_objects experiment (calibration.md C1). */
+ * Tigerton slub_min_objects experiment (docs/calibration.md C1). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,7 +10,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "cli/run_core.h"
+#include "run/run_core.h"
 
 struct geom {
 	const char *cache;

@@ -1,5 +1,5 @@
 /* test_spinlock.c - the ticket lock against the Markov model of
- * Boyd-Wickizer et al. (calibration.md C4), solved with GSL, and basic lock
+ * Boyd-Wickizer et al. (docs/calibration.md C4), solved with GSL, and basic lock
  * semantics (mutual exclusion, FIFO order, trylock). */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -113,7 +113,7 @@ static double simulate(int n, double think, double hold, bool exp_hold,
 
 #define C_HANDOFF 100.0
 
-/* calibration.md C4: within 5% for n = 1..16 and three (think, hold) pairs,
+/* docs/calibration.md C4: within 5% for n = 1..16 and three (think, hold) pairs,
  * from no contention to a collapse to half the peak. The chain is a
  * continuous-time Markov chain: think and hold are exponential, and the
  * fabric is ideal (only the waiters' re-reads cost, c each, nothing queues).

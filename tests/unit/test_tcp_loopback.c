@@ -12,7 +12,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "cli/run_core.h"
+#include "run/run_core.h"
 #include "kernel/tcp_loopback.h"
 
 struct tcp_test {

@@ -1,0 +1,46 @@
+# test_layers.sh - layers look down only: engine <- hw <- kernel <- policies
+# <- workloads <- run <- report <- cli. Every #include "..." of sim/ and
+# policies/ must name a header of its own layer or one below (docs/
+# architecture.md); the unit tests may include anything.
+. tests/cli/lib.sh
+python3 - <<'PY' || fail "an #include points up a layer"
+import os, re, sys
+layers = ["sim/engine", "sim/hw", "sim/kernel", "policies", "sim/workloads", "sim/run",
+          "sim/report", "sim/cli"]
+def layer(path):
+    for i, d in enumerate(layers):
+        if path.startswith(d + "/"):
+            return i
+    return None
+def resolve(src, inc):
+    # a module example includes the installed API (policy.h is policies/policy.h)
+    for cand in (os.path.join(os.path.dirname(src), inc), os.path.join("sim", inc), inc,
+                 os.path.join("policies", inc)):
+        if os.path.exists(cand):
+            return os.path.normpath(cand)
+    return None
+bad, seen = [], 0
+for root in ("sim", "policies"):
+    for d, _, fs in os.walk(root):
+        for f in sorted(fs):
+            if not f.endswith((".c", ".h")):
+                continue
+            src = os.path.join(d, f)
+            ls = layer(src)
+            if ls is None:
+                bad.append("%s: in no layer (add its folder to the layers)" % src)
+                continue
+            for m in re.finditer(r'^\s*#\s*include\s+"([^"]+)"', open(src).read(), re.M):
+                seen += 1
+                tgt = resolve(src, m.group(1))
+                if tgt is None:
+                    bad.append("%s: #include \"%s\" names no file" % (src, m.group(1)))
+                elif layer(tgt) is not None and layer(tgt) > ls:
+                    bad.append("%s (%s) includes %s (%s)" % (src, layers[ls], tgt,
+                                                            layers[layer(tgt)]))
+for b in bad:
+    print(b)
+assert seen > 250, seen	# the scan found the includes
+sys.exit(1 if bad else 0)
+PY
+finish
