@@ -40,6 +40,7 @@
 #include <string.h>
 
 #include "kernel/bitops.h"
+#include "engine/oom.h"
 #include "kernel/list.h"
 #include "kernel/slab.h"
 #include "kernel/workqueue.h"
@@ -167,12 +168,6 @@ static const struct param_def mag_params[] = {
 	{ NULL },
 };
 
-static void out_of_memory(void)
-{
-	fprintf(stderr, "slabsim: magazine policy: out of host memory\n");
-	abort();
-}
-
 /* --- the slab layer --- */
 
 /* KMEM_PARTIAL_SLAB_WEIGHT, negated: the fullest slabs first, finely at
@@ -246,7 +241,7 @@ static struct page *kmem_slab_create(struct mag *m, struct sim_cpu *cpu, struct 
 		mc->all_cap = mc->all_cap ? 2 * mc->all_cap : 64;
 		mc->all = realloc(mc->all, (size_t)mc->all_cap * sizeof(*mc->all));
 		if (!mc->all)
-			out_of_memory();
+			host_oom(__func__);
 	}
 	sp->priv = (void *)(intptr_t)mc->nall;
 	mc->all[mc->nall++] = sp;
@@ -369,7 +364,7 @@ static struct kmem_magazine *kmem_magazine_alloc(struct mag *m, struct sim_cpu *
 	if (mp)
 		m->pool[mt] = mp->mag_next;
 	else if (!(mp = malloc(sizeof(*mp) + (size_t)kmem_magtype[mt].magsize * sizeof(kaddr_t))))
-		out_of_memory();
+		host_oom(__func__);
 	mp->mag_next = NULL;
 	mp->addr = addr;
 	mp->page = virt_to_head_page(&m->k->pa, addr);
@@ -754,7 +749,7 @@ static struct kmem_cache *mag_cache_create(void *state, struct kmem_cache *kc,
 	mc->bins = malloc((mc->chunks + 1) * sizeof(*mc->bins));
 	mc->cpu = calloc((size_t)m->ncpus, sizeof(*mc->cpu));
 	if (!mc->bins || !mc->cpu)
-		out_of_memory();
+		host_oom(__func__);
 	for (unsigned int b = 0; b <= mc->chunks; b++)
 		INIT_LIST_HEAD(&mc->bins[b]);
 	mc->top = -1;
@@ -780,7 +775,7 @@ static struct kmem_cache *mag_cache_create(void *state, struct kmem_cache *kc,
 		m->caches_cap = m->caches_cap ? 2 * m->caches_cap : 32;
 		m->caches = realloc(m->caches, (size_t)m->caches_cap * sizeof(*m->caches));
 		if (!m->caches)
-			out_of_memory();
+			host_oom(__func__);
 	}
 	m->caches[m->ncaches++] = mc;
 	return kc;
@@ -909,7 +904,7 @@ static int mag_check(void *state, struct kmem_cache *kc, struct sim_err *err)
 		return -1;
 	uint32_t *waiting = calloc((size_t)mc->nall + 1, sizeof(*waiting));
 	if (!waiting)
-		out_of_memory();
+		host_oom(__func__);
 	int rc = 0;
 	for (int c = 0; c < m->ncpus && rc == 0; c++) {
 		struct kmem_cpu_cache *ccp = &mc->cpu[c];

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "kernel/slab.h"
+#include "engine/oom.h"
 #include "slab.h"
 
 const char *const slab_stat_name[NR_SLAB_STAT_ITEMS] = {
@@ -48,7 +49,7 @@ static struct slab *desc_get(struct slab_state *sb)
 	} else {
 		d = calloc(1, sizeof(*d));
 		if (!d)
-			abort();	/* out of host memory */
+			host_oom(__func__);
 	}
 	return d;
 }
@@ -65,7 +66,7 @@ static void track_slab(struct slab_cache *cp, struct page *page)
 		cp->all_cap = cp->all_cap ? 2 * cp->all_cap : 64;
 		cp->all = realloc(cp->all, (size_t)cp->all_cap * sizeof(*cp->all));
 		if (!cp->all)
-			abort();
+			host_oom(__func__);
 	}
 	page_slab(page)->all_idx = cp->nall;
 	cp->all[cp->nall++] = page;

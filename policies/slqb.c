@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "slqb.h"
+#include "engine/oom.h"
 
 const char *const slqb_stat_name[NR_SLQB_STAT_ITEMS] = {
 	"ALLOC", "ALLOC_SLAB_FILL", "ALLOC_SLAB_NEW", "FREE", "FREE_REMOTE", "FLUSH_FREE_LIST",
@@ -78,12 +79,6 @@ void kmlist_free(struct kmlist *l)
 	memset(l, 0, sizeof(*l));
 }
 
-static void out_of_memory(void)
-{
-	fprintf(stderr, "slabsim: out of host memory\n");
-	abort();
-}
-
 /* --- objects and slabs --- */
 
 static inline struct kmem_cache_cpu *get_cpu_slab(struct slqb_cache *s, struct sim_cpu *cpu)
@@ -114,7 +109,7 @@ static void track_slab(struct slqb_cache *s, struct page *page)
 		s->all_cap = s->all_cap ? 2 * s->all_cap : 64;
 		s->all = realloc(s->all, (size_t)s->all_cap * sizeof(*s->all));
 		if (!s->all)
-			out_of_memory();
+			host_oom(__func__);
 	}
 	page->slab_idx = s->nall;
 	s->all[s->nall++] = page;
@@ -230,7 +225,7 @@ void slqb_flush_remote_free_cache(struct slqb *q, struct sim_cpu *cpu, struct sl
 					       dst->remote_free.list.nr - 1), true);
 	bool set = dst->remote_free.list.nr < (uint32_t)s->freebatch;
 	if (kmlist_splice_tail(&dst->remote_free.list, src) < 0)
-		out_of_memory();
+		host_oom(__func__);
 	if (dst->remote_free.list.nr >= (uint32_t)s->freebatch && set) {
 		dst->remote_free_check = true;
 		hw_write(q->hw, cpu, &dst->line);	/* the owner's hot line */
@@ -254,7 +249,7 @@ static void slab_free_to_remote(struct slqb *q, struct sim_cpu *cpu, struct slqb
 		touch_object(q, cpu, kmlist_at(r, r->nr - 1), true);
 	slab_obj_access(q->hw, cpu, page, slab_obj_index(s->kc, page, object), 1, true);
 	if (kmlist_append(r, object) < 0)
-		out_of_memory();
+		host_oom(__func__);
 	if (r->nr >= (uint32_t)s->freebatch)
 		slqb_flush_remote_free_cache(q, cpu, s, c);
 	sym_exit(cpu, psym);
@@ -321,7 +316,7 @@ void slqb_claim_remote_free_list(struct slqb *q, struct sim_cpu *cpu, struct slq
 	l->stats[CLAIM_REMOTE_LIST]++;
 	l->stats[CLAIM_REMOTE_LIST_OBJECTS] += taken.nr;
 	if (kmlist_splice_tail(&l->freelist, &taken) < 0)
-		out_of_memory();
+		host_oom(__func__);
 	kmlist_free(&taken);
 	hw_write(q->hw, cpu, &l->line);
 	sym_exit(cpu, psym);
@@ -492,7 +487,7 @@ static void slqb_free(void *state, struct kmem_cache *kc, struct sim_cpu *cpu, k
 	if (!s->numa || page->nid == numa_node_id(q, cpu)) {
 		slab_obj_access(q->hw, cpu, page, slab_obj_index(kc, page, object), 1, true);
 		if (kmlist_push_head(&l->freelist, object) < 0)
-			out_of_memory();
+			host_oom(__func__);
 		if (l->freelist.nr > (uint32_t)s->hiwater)
 			slqb_flush_free_list(q, cpu, s, l);
 	} else {

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "slub.h"
+#include "engine/oom.h"
 
 const char *const slub_stat_name[NR_SLUB_STAT_ITEMS] = {
 	"ALLOC_PCS", "ALLOC_FASTPATH", "ALLOC_SLOWPATH", "FREE_PCS", "FREE_FASTPATH",
@@ -206,7 +207,7 @@ static void track_slab(struct slub_cache *s, struct page *page)
 		s->all_cap = s->all_cap ? 2 * s->all_cap : 64;
 		s->all = realloc(s->all, (size_t)s->all_cap * sizeof(*s->all));
 		if (!s->all)
-			abort();
+			host_oom(__func__);
 	}
 	page->priv = (void *)(uintptr_t)s->nall;
 	s->all[s->nall++] = page;

@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "kernel/slab.h"
+#include "engine/oom.h"
 #include "slub.h"
 
 /* 6.18's callers that ask for sheaves (kmem_cache_args.sheaf_capacity). */
@@ -38,12 +39,6 @@ static const struct {
 	{ "vm_area_struct", 32 },
 	{ "maple_node", 32 },
 };
-
-static void out_of_memory(void)
-{
-	fprintf(stderr, "slabsim: slub sheaves: out of host memory\n");
-	abort();
-}
 
 static inline int numa_mem_id(const struct slub *sl, const struct sim_cpu *cpu)
 {
@@ -104,7 +99,7 @@ void slub_sheaves_init(struct slub *sl, struct slub_cache *s, unsigned int capac
 	s->pcs = calloc((size_t)ncpus, sizeof(*s->pcs));
 	s->barn = calloc((size_t)nodes, sizeof(*s->barn));
 	if (!s->pcs || !s->barn)
-		out_of_memory();
+		host_oom(__func__);
 	snprintf(s->barn_lock_name, sizeof(s->barn_lock_name), "&barn->lock [%s]", s->kc->name);
 	hw_lock_class_init(sl->hw, &s->barn_lock_class, s->barn_lock_name, sl->hw->sym_spin_lock);
 	for (int nid = 0; nid < nodes; nid++) {
@@ -146,7 +141,7 @@ static struct slab_sheaf *alloc_empty_sheaf(struct slub *sl, struct sim_cpu *cpu
 	if (sh)
 		s->sheaf_pool = sh->next;
 	else if (!(sh = malloc(sizeof(*sh) + s->sheaf_capacity * sizeof(kaddr_t))))
-		out_of_memory();
+		host_oom(__func__);
 	sh->next = NULL;
 	sh->addr = addr;
 	sh->page = virt_to_head_page(&sl->k->pa, addr);
@@ -601,7 +596,7 @@ static void hold(struct held *h, kaddr_t obj)
 	if (h->n == h->cap) {
 		h->cap = h->cap ? 2 * h->cap : 256;
 		if (!(h->v = realloc(h->v, h->cap * sizeof(*h->v))))
-			out_of_memory();
+			host_oom(__func__);
 	}
 	h->v[h->n++] = obj;
 }

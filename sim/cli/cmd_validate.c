@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "engine/oom.h"
 #include "sweep.h"
 #include "validate.h"
 #include "hw/machine.h"
@@ -133,7 +134,7 @@ static int all_cases(char ***out, struct sim_err *err)
 			if (n == cap)
 				v = realloc(v, (size_t)(cap *= 2) * sizeof(*v));
 			if (asprintf(&v[n++], "%s/%s", dir, de->d_name) < 0)
-				abort();
+				host_oom(__func__);
 		}
 		closedir(d);
 		if (!n) {
@@ -407,7 +408,7 @@ static cJSON *fitted_figures(char digest[17], struct sim_err *err)
 			char *l;
 			if (asprintf(&l, "%s %s %s = %.17g", m.fitted[k].fit_case, m.fitted[k].file,
 				     m.fitted[k].name, m.fitted[k].value) < 0)
-				abort();
+				host_oom(__func__);
 			bool dup = false;
 			for (int j = 0; j < nl && !dup; j++)
 				dup = !strcmp(lines[j], l);

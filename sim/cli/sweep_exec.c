@@ -3,6 +3,7 @@
  * with the others, so processes (not threads) isolate a crash and need no
  * locking; the results come back through files, one per run. */
 #include "sweep.h"
+#include "engine/oom.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -30,7 +31,7 @@ char *sweep_run_one(const struct experiment *e, int run, bool *failed, struct si
 				  .seed = experiment_run_seed(e, run), .assign = assign, .nassign = n };
 	struct run *r = calloc(1, sizeof(*r));
 	if (!r)
-		abort();
+		host_oom(__func__);
 	char *line = NULL;
 	if (run_configure(r, &cfg, err) == 0) {
 		int rc = run_execute(r, err);

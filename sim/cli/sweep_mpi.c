@@ -3,6 +3,7 @@
  * ranks 1..K-1 as they become free, and alone writes the results. Without
  * MPI (the plain build) a sweep has one rank. */
 #include "sweep.h"
+#include "engine/oom.h"
 
 #ifdef SLABSIM_MPI
 
@@ -84,7 +85,7 @@ int sweep_mpi_work(const struct experiment *e)
 		int len = line ? asprintf(&msg, "%d %d\n%s", run, failed, line)
 			       : asprintf(&msg, "%d -1\n%s", run, err.msg);
 		if (len < 0)
-			abort();
+			host_oom(__func__);
 		MPI_Send(msg, len, MPI_CHAR, 0, TAG_RESULT, MPI_COMM_WORLD);
 		free(msg);
 		free(line);

@@ -2,6 +2,7 @@
  * line from a killed sweep is cut off), lines appended whole, the folder's
  * record of its experiment, and the summary and plots written at the end. */
 #include "sweep.h"
+#include "engine/oom.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -84,7 +85,7 @@ int runs_append(int fd, const char *line, struct sim_err *err)
 	size_t len = strlen(line);
 	char *buf = malloc(len + 1);
 	if (!buf)
-		abort();
+		host_oom(__func__);
 	memcpy(buf, line, len);
 	buf[len] = '\n';
 	ssize_t w = write(fd, buf, len + 1);

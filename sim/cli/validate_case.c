@@ -2,6 +2,7 @@
  * a sweep's), its checks resolved to points, every mistake named by its key
  * path; and the number a check reads from the runs of a point. */
 #include "validate.h"
+#include "engine/oom.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -70,7 +71,7 @@ static void rebase_machines(cJSON *exp, const char *casedir)
 			continue;
 		char *p;
 		if (asprintf(&p, "%s/%s", casedir, name->valuestring) < 0)
-			abort();
+			host_oom(__func__);
 		cJSON_SetValuestring(name, p);
 		free(p);
 	}

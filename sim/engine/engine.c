@@ -7,6 +7,7 @@
  * CPU already running at that time goes on (cpu_sync yields only to an
  * earlier time). */
 #include "engine.h"
+#include "engine/oom.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -167,7 +168,7 @@ struct sim_event *eng_timer_at(struct engine *eng, uint64_t t, sim_event_fn fn,
 {
 	struct sim_event *e = event_pool_get(&eng->pool);
 	if (!e)
-		abort();	/* out of memory: nothing sensible to simulate */
+		host_oom(__func__);
 	e->time = t;
 	e->fn = fn;
 	e->arg = arg;

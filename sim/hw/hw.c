@@ -1,5 +1,6 @@
 /* hw.c - modelled cache lines, the fabric's queues, and spinner re-reads. */
 #include "hw.h"
+#include "engine/oom.h"
 #include "llc.h"
 
 #include <stdlib.h>
@@ -139,7 +140,7 @@ static uint64_t *arena_words(struct hw *hw, int n)
 		void **a = realloc(hw->arena, (size_t)(hw->narena + 1) * sizeof(*a));
 		uint64_t *chunk = calloc(words, sizeof(uint64_t));
 		if (!a || !chunk)
-			abort();	/* out of memory: no sensible way on */
+			host_oom(__func__);
 		hw->arena = a;
 		hw->arena[hw->narena++] = chunk;
 		hw->arena_next = chunk;

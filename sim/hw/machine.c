@@ -5,6 +5,7 @@
  * reason cannot enter the model. A bad file gets one message naming the file
  * and the field. */
 #include "machine.h"
+#include "engine/oom.h"
 
 #include <dirent.h>
 #include <limits.h>
@@ -232,7 +233,7 @@ static int apply_fitted(struct machine *m, const char *file, cJSON *root, cJSON 
 		cJSON_AddNumberToObject(parent, leaf, v);
 		char *s;
 		if (asprintf(&s, "fit: %s: %s", c->valuestring, how->valuestring) < 0)
-			abort();
+			host_oom(__func__);
 		cJSON_AddStringToObject(src, e->string, s);
 		free(s);
 		struct machine_fit *f = &m->fitted[m->nfitted++];

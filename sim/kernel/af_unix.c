@@ -1,5 +1,6 @@
 /* af_unix.c - unix_stream_sendmsg / unix_stream_recvmsg and their syscalls. */
 #include "af_unix.h"
+#include "engine/oom.h"
 
 #include <stdlib.h>
 
@@ -54,7 +55,7 @@ static void ring_reserve(struct unix_sock *u)
 	unsigned int cap = u->ring_cap ? 2 * u->ring_cap : 64;
 	struct sk_buff *r = malloc(cap * sizeof(*r));
 	if (!r)
-		abort();	/* out of host memory */
+		host_oom(__func__);
 	for (unsigned int i = 0; i < u->qlen; i++)
 		r[i] = *ring_at(u, i);
 	free(u->ring);

@@ -6,6 +6,7 @@
  * every time. Page frames are created lazily from each node's range, so
  * memory use follows what the run touches. */
 #include "page_alloc.h"
+#include "engine/oom.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -33,7 +34,7 @@ static void memmap_init(struct page_alloc *pa, uint64_t pfn, uint64_t n, int nid
 		if (!pa->chunks[c]) {
 			struct page *chunk = hostmem_alloc(PA_CHUNK * sizeof(*chunk));
 			if (!chunk)
-				abort();	/* out of host memory */
+				host_oom(__func__);
 			for (uint64_t i = 0; i < PA_CHUNK; i++) {
 				struct page *pg = &chunk[i];
 				pg->pfn = (c << PA_CHUNK_SHIFT) + i;

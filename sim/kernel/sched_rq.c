@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "sched_internal.h"
+#include "engine/oom.h"
 
 /* --- the run queue: a binary min-heap of runnable tasks by vruntime --- */
 
@@ -54,7 +55,7 @@ void heap_push(struct rq *rq, struct task *t)
 		int cap = rq->heap_cap ? 2 * rq->heap_cap : 64;
 		struct task **h = realloc(rq->heap, (size_t)cap * sizeof(*h));
 		if (!h)
-			abort();
+			host_oom(__func__);
 		rq->heap = h;
 		rq->heap_cap = cap;
 	}

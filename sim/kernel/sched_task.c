@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "sched_internal.h"
+#include "engine/oom.h"
 
 /* --- task life --- */
 
@@ -28,7 +29,7 @@ static struct task *task_alloc(struct sched *s, task_fn fn, void *arg, const cha
 		s->all_cap = s->all_cap ? 2 * s->all_cap : 256;
 		s->all = realloc(s->all, (size_t)s->all_cap * sizeof(*s->all));
 		if (!s->all)
-			abort();
+			host_oom(__func__);
 	}
 	s->all[s->nall++] = t;
 	t->k = s->k;

@@ -1,6 +1,7 @@
 /* slab.c - kmem_cache_create, kmalloc size classes and the slab entry points
  * around the policy, with per-object bookkeeping for the invariants. */
 #include "slab.h"
+#include "engine/oom.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,7 +19,7 @@ void slab_page_prepare(struct kernel *k, struct page *page, unsigned int objects
 		free(page->obj);
 		page->obj = malloc(objects * sizeof(*page->obj));
 		if (!page->obj)
-			abort();	/* out of host memory */
+			host_oom(__func__);
 		page->obj_cap = (uint16_t)objects;
 	}
 	for (unsigned int i = 0; i < objects; i++)
@@ -29,7 +30,7 @@ void slab_page_prepare(struct kernel *k, struct page *page, unsigned int objects
 		free(page->cl);
 		page->cl = malloc(nlines * sizeof(*page->cl));
 		if (!page->cl)
-			abort();	/* out of host memory */
+			host_oom(__func__);
 		page->cl_cap = nlines;
 	}
 	for (uint32_t i = 0; i < nlines; i++)

@@ -1,6 +1,7 @@
 /* tcp_output.c - the sending side: tcp_sendmsg, tcp_transmit_skb through
  * the loopback device into the NET_RX softirq, pure ACKs and FINs. */
 #include "tcp_internal.h"
+#include "engine/oom.h"
 
 #include <stdlib.h>
 
@@ -105,7 +106,7 @@ static void rx_push(struct tcp_rx_queue *q, struct tcp_sock *sk, int id)
 		int cap = q->cap ? 2 * q->cap : 64;
 		struct tcp_rx_entry *r = malloc((size_t)cap * sizeof(*r));
 		if (!r)
-			abort();	/* out of host memory */
+			host_oom(__func__);
 		for (unsigned int i = 0; i < q->len; i++)
 			r[i] = q->ring[(q->head + i) % (unsigned int)q->cap];
 		free(q->ring);

@@ -2,6 +2,7 @@
  * and TCP's socket buffers: their records, allocation, page fragments,
  * copies and release. */
 #include "tcp_internal.h"
+#include "engine/oom.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -97,7 +98,7 @@ static void *grow(void *a, int *cap, size_t elem)
 	int n = *cap ? 2 * *cap : 64;
 	void *r = realloc(a, (size_t)n * elem);
 	if (!r)
-		abort();	/* out of host memory */
+		host_oom(__func__);
 	*cap = n;
 	return r;
 }
@@ -147,7 +148,7 @@ static void tcp_block_prepare(struct page *page)
 		free(page->cl);
 		page->cl = malloc(nlines * sizeof(*page->cl));
 		if (!page->cl)
-			abort();	/* out of host memory */
+			host_oom(__func__);
 		page->cl_cap = nlines;
 	}
 	for (uint32_t i = 0; i < nlines; i++)
@@ -162,7 +163,7 @@ static void *chunk_add(void ***chunks, int *nchunks, int *cap, size_t elem)
 		*chunks = grow(*chunks, cap, sizeof(void *));
 	void *c = calloc(TCP_CHUNK, elem);
 	if (!c)
-		abort();	/* out of host memory */
+		host_oom(__func__);
 	(*chunks)[(*nchunks)++] = c;
 	return c;
 }

@@ -3,6 +3,7 @@
  * configured once before anything runs, so a bad parameter is found before a
  * results folder exists. */
 #include "experiment.h"
+#include "engine/oom.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -180,7 +181,7 @@ static char *point_key(const struct experiment *e, const struct exp_point *p)
 		size += strlen(e->dim[d].name) + strlen(e->dim[d].v[p->choice[d]].label) + 3;
 	char *key = malloc(size);
 	if (!key)
-		abort();
+		host_oom(__func__);
 	size_t len = 0;
 	for (int d = 0; d < e->ndims; d++)
 		len += (size_t)snprintf(key + len, size - len, "%s%s=%s", d ? " " : "",
@@ -198,7 +199,7 @@ int experiment_expand(struct experiment *e, struct sim_err *err)
 				e->path, total, e->replicates);
 	e->points = calloc((size_t)total, sizeof(*e->points));
 	if (!e->points)
-		abort();
+		host_oom(__func__);
 	int wd = dim_of(e, DIM_WORKLOAD), md = dim_of(e, DIM_MACHINE);
 	int idx[EXP_MAX_DIMS] = { 0 };
 	for (long long t = 0; t < total; t++) {
@@ -302,7 +303,7 @@ cJSON *experiment_overrides_json(const struct experiment *e)
 	for (int i = 0; i < e->noverrides; i++) {
 		char *s;
 		if (asprintf(&s, "%s=%s", e->overrides[i].name, e->overrides[i].value) < 0)
-			abort();
+			host_oom(__func__);
 		cJSON_AddItemToArray(a, cJSON_CreateString(s));
 		free(s);
 	}

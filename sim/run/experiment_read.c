@@ -2,6 +2,7 @@
  * read with its key path, so a mistake is named where it is; allocations
  * kept with the experiment and freed by experiment_free(). */
 #include "experiment_int.h"
+#include "engine/oom.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -13,12 +14,12 @@
 void *exp_own(struct experiment *e, void *p)
 {
 	if (!p)
-		abort();
+		host_oom(__func__);
 	if (e->nowned == e->capowned) {
 		e->capowned = e->capowned ? 2 * e->capowned : 64;
 		e->owned = realloc(e->owned, (size_t)e->capowned * sizeof(*e->owned));
 		if (!e->owned)
-			abort();
+			host_oom(__func__);
 	}
 	return e->owned[e->nowned++] = p;
 }
@@ -36,7 +37,7 @@ char *exp_fmt(struct experiment *e, const char *f, ...)
 	va_list ap;
 	va_start(ap, f);
 	if (vasprintf(&s, f, ap) < 0)
-		abort();
+		host_oom(__func__);
 	va_end(ap);
 	return exp_own(e, s);
 }

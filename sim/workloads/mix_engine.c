@@ -15,6 +15,7 @@
 #include <gsl/gsl_randist.h>
 
 #include "kernel/slab.h"
+#include "engine/oom.h"
 #include "mix.h"
 #include "policies/policy.h"
 
@@ -28,7 +29,7 @@ static void objs_reserve(struct mix_objs *q)
 	int cap = q->cap ? 2 * q->cap : 64;
 	struct mix_obj *v = realloc(q->v, (size_t)cap * sizeof(*v));
 	if (!v)
-		abort();	/* out of host memory */
+		host_oom(__func__);
 	q->v = v;
 	q->cap = cap;
 }
