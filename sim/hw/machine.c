@@ -554,13 +554,12 @@ static int load_costs_object(struct machine *m, const char *file, const cJSON *c
 	return 0;
 }
 
-static int load_cost_table(struct machine *m, const cJSON *root, const cJSON *src,
+/* The path of cost table NAME: costs/NAME.json beside the machine file, or
+ * in a folder of machine_dirs() (a user's machine file elsewhere may use the
+ * shipped tables). */
+static int cost_table_path(const struct machine *m, const char *name, char *cpath, size_t size,
 			   struct sim_err *err)
 {
-	const char *f = m->path;
-	if (json_string(f, root, NULL, "cost_table", m->cost_table, sizeof(m->cost_table),
-			err) < 0)
-		return -1;
 	char dir[512];
 	snprintf(dir, sizeof(dir), "%s", m->path);
 	char *slash = strrchr(dir, '/');
@@ -568,27 +567,44 @@ static int load_cost_table(struct machine *m, const cJSON *root, const cJSON *sr
 		*slash = 0;
 	else
 		strcpy(dir, ".");
-	char cpath[1024];
-	snprintf(cpath, sizeof(cpath), "%s/costs/%s.json", dir, m->cost_table);
-	if (!file_exists(cpath)) {
-		/* a user's machine file elsewhere may use the shipped tables */
-		char dirs[sizeof(dirs_buf)];
-		snprintf(dirs, sizeof(dirs), "%s", machine_dirs());
-		bool found = false;
-		for (char *save = NULL, *d = strtok_r(dirs, ":", &save); d && !found;
-		     d = strtok_r(NULL, ":", &save)) {
-			snprintf(cpath, sizeof(cpath), "%s/costs/%s.json", d, m->cost_table);
-			found = file_exists(cpath);
-		}
-		if (!found)
-			return sim_fail(err, "%s: field 'cost_table' = '%s': no file costs/%s.json "
-					"next to it or in %s", f, m->cost_table, m->cost_table,
-					machine_dirs());
+	snprintf(cpath, size, "%s/costs/%s.json", dir, name);
+	if (file_exists(cpath))
+		return 0;
+	char dirs[sizeof(dirs_buf)];
+	snprintf(dirs, sizeof(dirs), "%s", machine_dirs());
+	for (char *save = NULL, *d = strtok_r(dirs, ":", &save); d;
+	     d = strtok_r(NULL, ":", &save)) {
+		snprintf(cpath, size, "%s/costs/%s.json", d, name);
+		if (file_exists(cpath))
+			return 0;
 	}
+	return sim_fail(err, "%s: cost_table '%s': no file costs/%s.json next to it or in %s",
+			m->path, name, name, machine_dirs());
+}
+
+/* Load cost table NAME into m: first the table it "inherits" (its core
+ * family's base, whose every entry it takes unless it sets its own), then
+ * its own entries and fitted figures. A new cost key is one edit, in the
+ * base table. depth guards against a table inheriting itself. */
+static int load_table_file(struct machine *m, const char *name, int depth, struct sim_err *err)
+{
+	char cpath[1024];
+	if (depth > 4)
+		return sim_fail(err, "%s: cost table '%s': 'inherits' goes round in a circle",
+				m->path, name);
+	if (cost_table_path(m, name, cpath, sizeof(cpath), err) < 0)
+		return -1;
 	cJSON *ct = json_read_file(cpath, err);
 	if (!ct)
 		return -1;
 	int rc = -1;
+	const cJSON *inh = cJSON_GetObjectItemCaseSensitive(ct, "inherits");
+	if (inh && !cJSON_IsString(inh)) {
+		sim_fail(err, "%s: field 'inherits' must name a cost table", cpath);
+		goto out;
+	}
+	if (inh && load_table_file(m, inh->valuestring, depth + 1, err) < 0)
+		goto out;
 	cJSON *cyc = json_member(cpath, ct, NULL, "cycles", err);
 	cJSON *csrc = cyc ? json_member(cpath, ct, NULL, "sources", err) : NULL;
 	if (csrc && cJSON_IsObject(cyc) && cJSON_IsObject(csrc) &&
@@ -598,8 +614,19 @@ static int load_cost_table(struct machine *m, const cJSON *root, const cJSON *sr
 		rc = 0;
 	else if (csrc && (!cJSON_IsObject(cyc) || !cJSON_IsObject(csrc)))
 		sim_fail(err, "%s: 'cycles' and 'sources' must be objects", cpath);
+out:
 	cJSON_Delete(ct);
-	if (rc < 0)
+	return rc;
+}
+
+static int load_cost_table(struct machine *m, const cJSON *root, const cJSON *src,
+			   struct sim_err *err)
+{
+	const char *f = m->path;
+	if (json_string(f, root, NULL, "cost_table", m->cost_table, sizeof(m->cost_table),
+			err) < 0)
+		return -1;
+	if (load_table_file(m, m->cost_table, 0, err) < 0)
 		return -1;
 	cJSON *over = cJSON_GetObjectItemCaseSensitive(root, "costs");
 	if (over)

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -184,6 +185,64 @@ static void test_bad_files(void **state)
 	assert_non_null(strstr(err.msg, "not found"));
 }
 
+/* A cost table that "inherits" another takes every entry it does not set
+ * itself (so a new cost key is one edit, in the base table); a table that
+ * inherits itself is refused by name. */
+static void test_cost_table_inherits(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/slabsim-costs-XXXXXX", path[128];
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/costs", dir);
+	assert_int_equal(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/costs/mine.json", dir);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("{ \"name\": \"mine\", \"description\": \"test\", \"inherits\": \"core2\",\n"
+	      "  \"cycles\": { \"spin_lock\": 99 }, \"sources\": { \"spin_lock\": \"test\" } }\n", f);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/costs/loop.json", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("{ \"name\": \"loop\", \"description\": \"test\", \"inherits\": \"loop\",\n"
+	      "  \"cycles\": {}, \"sources\": {} }\n", f);
+	fclose(f);
+	const char *tables[] = { "mine", "loop" };
+	for (int t = 0; t < 2; t++) {
+		char *text = strdup(good), *at = strstr(text, "\"core2\"");
+		assert_non_null(at);
+		snprintf(path, sizeof(path), "%s/m.json", dir);
+		f = fopen(path, "w");
+		assert_non_null(f);
+		fprintf(f, "%.*s\"%s\"%s", (int)(at - text), text, tables[t], at + 7);
+		fclose(f);
+		free(text);
+		struct machine m, base;
+		struct sim_err err;
+		uint32_t c, b;
+		if (t == 0) {
+			assert_int_equal(machine_load(&m, path, &err), 0);
+			assert_int_equal(machine_cost(&m, "spin_lock", &c, &err), 0);
+			assert_int_equal(c, 99);
+			assert_int_equal(machine_load(&base, "tigerton", &err), 0);
+			assert_int_equal(machine_cost(&m, "slub.alloc_fastpath", &c, &err), 0);
+			assert_int_equal(machine_cost(&base, "slub.alloc_fastpath", &b, &err), 0);
+			assert_int_equal(c, b);	/* core2's own (fitted) figure */
+			assert_int_equal(machine_cost(&m, "tcp_send_ack", &c, &err), 0);
+			assert_true(c > 0);	/* and what core2 takes from its base */
+			assert_int_equal(m.ncosts, base.ncosts);
+			machine_free(&m);
+			machine_free(&base);
+		} else {
+			assert_int_equal(machine_load(&m, path, &err), -1);
+			assert_non_null(strstr(err.msg, "goes round in a circle"));
+		}
+	}
+	char cmd[128];
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	setenv("SLABSIM_MACHINES", "machines", 1);
@@ -191,6 +250,7 @@ int main(void)
 		cmocka_unit_test(test_tigerton_loads),
 		cmocka_unit_test(test_user_file_loads),
 		cmocka_unit_test(test_bad_files),
+		cmocka_unit_test(test_cost_table_inherits),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
