@@ -207,7 +207,7 @@ sanitize: deps
 	  CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
 	  LDFLAGS="-fsanitize=address,undefined" build-san/slabsim unit-bins-san
 	@set -e; for t in $(UNIT_SRC:tests/unit/%.c=build-san/tests/%); do echo "== $$t"; $$t; done
-	@set -e; for t in tests/cli/test_*.sh; do echo "== $$t (sanitized)"; SLABSIM=$(CURDIR)/build-san/slabsim SLABSIM_QUICK=1 sh $$t; done
+	@set -e; for t in tests/cli/test_*.sh; do echo "== $$t (sanitized)"; SLABSIM=$(CURDIR)/build-san/slabsim SLABSIM_SANITIZED=1 sh $$t; done
 
 unit-bins-san: $(UNIT_SRC:tests/unit/%.c=build-san/tests/%)
 

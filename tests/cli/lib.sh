@@ -1,5 +1,6 @@
 # lib.sh - helpers for the command-line tests (POSIX sh).
-# SLABSIM is the binary under test; SLABSIM_QUICK=1 shortens long tests.
+# SLABSIM is the binary under test; SLABSIM_SANITIZED=1 (make sanitize) says it
+# is the slow sanitizer build: long tests shrink and skip their timing claims.
 set -u
 : "${SLABSIM:=./slabsim}"
 export SLABSIM_MACHINES="${SLABSIM_MACHINES:-$(pwd)/machines}"

@@ -15,7 +15,7 @@ done
 HB='hackbench 2 process 5'	# 2 groups x 20 x 20 receivers x 5 = 4000 messages
 ST='slab_test run=31 count=30 max_size=4096'
 TIMEOUT=60
-if [ -n "${SLABSIM_QUICK:-}" ]; then	# sanitizer builds: fewer objects, more time
+if [ -n "${SLABSIM_SANITIZED:-}" ]; then	# sanitizer builds: fewer objects, more time
 	ST='slab_test run=31 count=4 max_size=4096'
 	TIMEOUT=600
 fi

@@ -4,7 +4,7 @@
 # 8 is dominated by the slab paths and spinning, at 64 it is not.
 . tests/cli/lib.sh
 L=${C1_LOOPS:-300}
-if [ -n "${SLABSIM_QUICK:-}" ]; then	# sanitizer builds: run the paths, skip the timing claims
+if [ -n "${SLABSIM_SANITIZED:-}" ]; then	# sanitizer builds: run the paths, skip the timing claims
 	for mo in 8 64; do
 		expect_exit 0 "invariants: ok" "$SLABSIM" run -m tigerton -p slub \
 			-w "hackbench 10 process 10" slub_min_objects=$mo slub_max_order=3

@@ -28,8 +28,8 @@ for p in s["points"]:
 PY
 }
 
-# under SLABSIM_QUICK=1 (make sanitize) only the microbenchmark configs run
-if [ "${SLABSIM_QUICK:-0}" != 1 ]; then
+# under SLABSIM_SANITIZED=1 (make sanitize) only the microbenchmark configs run
+if [ "${SLABSIM_SANITIZED:-0}" != 1 ]; then
 sweep min-objects-per-node 18 loops=10 --replicates 1
 python3 - "$TMP/min-objects-per-node/runs.jsonl" <<'PY' || fail "min-objects-per-node: the proposal's values"
 import json, sys

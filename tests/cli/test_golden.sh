@@ -4,7 +4,7 @@
 # digest that does not match is reported by name with exit 1; the die
 # caches' narrow tags change no run, even when they widen mid-run.
 . tests/cli/lib.sh
-if [ "${SLABSIM_QUICK:-0}" = 1 ]; then	# the sanitizer build: a few runs are enough
+if [ "${SLABSIM_SANITIZED:-0}" = 1 ]; then	# the sanitizer build: a few runs are enough
 	grep -E '^(tig-slub-2.6.25-mo8|tig-slub-3.2|x3950-slab|tig-trace) ' tests/golden/runs.txt \
 		> "$TMP/runs"
 else

@@ -2,14 +2,14 @@
 # loops=10: the results folder's files, the same summary for -j 2, -j 1, a
 # run killed with SIGKILL (and a torn last line) then --resume, and
 # `mpirun -n 3` of the MPI build (SLABSIM_MPI, built by `make mpi`).
-# Under SLABSIM_QUICK=1 (make sanitize) the same checks run on the small
+# Under SLABSIM_SANITIZED=1 (make sanitize) the same checks run on the small
 # tests/cli/data/tiny-sweep.json.
 . tests/cli/lib.sh
 EXP=configs/tigerton-min-objects.json
 RUNS=36		# 12 values of slub_min_objects x 3 replicates
 POINTS=12
 LOOPS=loops=10
-if [ "${SLABSIM_QUICK:-0}" = 1 ]; then
+if [ "${SLABSIM_SANITIZED:-0}" = 1 ]; then
 	EXP=tests/cli/data/tiny-sweep.json RUNS=12 POINTS=4 LOOPS=loops=100
 fi
 

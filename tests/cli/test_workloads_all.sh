@@ -7,7 +7,7 @@ MACHINES="tigerton core2-ep nehalem-ep westmere-ep nehalem-ex x3950-m2"
 POLICIES="slab slub slqb"
 TRACE=tests/cli/data/traces/kmem_SLUB.log	# a real capture (README.md there)
 TIMEOUT=120
-[ -n "${SLABSIM_QUICK:-}" ] && TIMEOUT=900
+[ -n "${SLABSIM_SANITIZED:-}" ] && TIMEOUT=900
 WORKLOADS="oltp clients=48 warmup_ms=2 duration_ms=5|netperf test=TCP_RR duration_ms=2|netperf test=TCP_STREAM duration_ms=2|kbuild duration_ms=2|mix configs/mix/example.json duration_ms=2|trace $TRACE pace=asap"
 IFS='|'
 set -- $WORKLOADS
