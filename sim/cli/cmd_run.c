@@ -7,6 +7,7 @@
 
 #include "cli.h"
 #include "report/gnuplot.h"
+#include "engine/oom.h"
 #include "report/outfile.h"
 #include "report/report.h"
 #include "run/run_core.h"
@@ -69,154 +70,151 @@ int cmd_run(int argc, char **argv)
 	return cmd_run_record(argc, argv, NULL);
 }
 
-int cmd_run_record(int argc, char **argv, const char *record)
+/* What `run` was asked: the run's configuration and the outputs wanted. */
+struct run_args {
+	struct run_config cfg;
+	const char *json, *plot, *record;
+	const char **assign;
+	int rows;
+	bool quiet, help;
+};
+
+/* "run: unknown argument A", with a hint for the two common slips. */
+static int unknown_argument(const char *a)
 {
-	struct run_config cfg = { .seed = 1, .record = record != NULL };
-	const char *json = NULL, *plot = NULL;
-	const char **assign = calloc((size_t)argc + 1, sizeof(*assign));
-	int rows = 25;
-	bool quiet = false;
-	int status = 2;
+	if (a[0] >= '0' && a[0] <= '9')	/* -w hackbench 2 thread: no quotes */
+		return cli_usage_error("run: unknown argument '%s': a workload's arguments go "
+				       "inside its quotes, as -w 'hackbench 10 process 100'", a);
+	if (a[0] != '-')	/* "slub_min_objects 8": a parameter without its = */
+		return cli_usage_error("run: unknown argument '%s': parameters are written "
+				       "NAME=VALUE, as %s=VALUE (slabsim run --help)", a, a);
+	return cli_usage_error("run: unknown argument '%s' (slabsim run --help)", a);
+}
+
+/* Read run's command line into a; 0, or the exit status of a usage error. */
+static int parse_run_args(int argc, char **argv, struct run_args *a)
+{
 	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		const char *next = i + 1 < argc ? argv[i + 1] : NULL;
-		bool has = next != NULL;
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			fputs(run_help, stdout);
-			free(assign);
-			return 0;
-		} else if (!strcmp(a, "-m") || !strcmp(a, "--machine")) {
-			if (!has)
-				goto missing;
-			cfg.machine = argv[++i];
-		} else if (!strcmp(a, "-p") || !strcmp(a, "--policy")) {
-			if (!has)
-				goto missing;
-			cfg.policy = argv[++i];
-		} else if (!strcmp(a, "-w") || !strcmp(a, "--workload")) {
-			if (!has)
-				goto missing;
-			cfg.workload = argv[++i];
-		} else if (!strcmp(a, "--seed")) {
-			if (!has)
-				goto missing;
-			if (parse_u64(argv[++i], &cfg.seed) < 0) {
-				status = cli_usage_error("--seed %s: not a non-negative integer", argv[i]);
-				goto out;
-			}
-		} else if (!strcmp(a, "--json")) {
-			if (!has)
-				goto missing;
-			json = argv[++i];
-		} else if (!strcmp(a, "--plot")) {
-			if (!has)
-				goto missing;
-			plot = argv[++i];
-		} else if (!strcmp(a, "--profile-rows")) {
+		const char *arg = argv[i];
+		bool has = i + 1 < argc;
+		const char **value = !strcmp(arg, "-m") || !strcmp(arg, "--machine") ? &a->cfg.machine
+			: !strcmp(arg, "-p") || !strcmp(arg, "--policy") ? &a->cfg.policy
+			: !strcmp(arg, "-w") || !strcmp(arg, "--workload") ? &a->cfg.workload
+			: !strcmp(arg, "--json") ? &a->json : !strcmp(arg, "--plot") ? &a->plot : NULL;
+		bool numeric = !strcmp(arg, "--seed") || !strcmp(arg, "--profile-rows");
+		if ((value || numeric) && !has)
+			return cli_usage_error("run: %s needs a value (slabsim run --help)", arg);
+		if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
+			a->help = true;
+		} else if (value) {
+			*value = argv[++i];
+		} else if (!strcmp(arg, "--seed")) {
+			if (parse_u64(argv[++i], &a->cfg.seed) < 0)
+				return cli_usage_error("--seed %s: not a non-negative integer", argv[i]);
+		} else if (!strcmp(arg, "--profile-rows")) {
 			uint64_t v;
-			if (!has)
-				goto missing;
-			if (parse_u64(argv[++i], &v) < 0 || v > 1000) {
-				status = cli_usage_error("--profile-rows %s: expected 0..1000", argv[i]);
-				goto out;
-			}
-			rows = (int)v;
-		} else if (!strcmp(a, "--compare")) {
-			cfg.compare = true;
-		} else if (!strcmp(a, "--quiet")) {
-			quiet = true;
-		} else if (!strcmp(a, "--check")) {
+			if (parse_u64(argv[++i], &v) < 0 || v > 1000)
+				return cli_usage_error("--profile-rows %s: expected 0..1000", argv[i]);
+			a->rows = (int)v;
+		} else if (!strcmp(arg, "--compare")) {
+			a->cfg.compare = true;
+		} else if (!strcmp(arg, "--quiet")) {
+			a->quiet = true;
+		} else if (!strcmp(arg, "--check")) {
 			/* invariants are always checked at the end of a run */
-		} else if (a[0] != '-' && strchr(a, '=')) {
-			assign[cfg.nassign++] = a;
+		} else if (arg[0] != '-' && strchr(arg, '=')) {
+			a->assign[a->cfg.nassign++] = arg;
 		} else {
-			if (a[0] >= '0' && a[0] <= '9')	/* -w hackbench 2 thread: no quotes */
-				status = cli_usage_error("run: unknown argument '%s': a workload's "
-							 "arguments go inside its quotes, as -w "
-							 "'hackbench 10 process 100'", a);
-			else if (a[0] != '-')	/* "slub_min_objects 8": a parameter without its = */
-				status = cli_usage_error("run: unknown argument '%s': parameters are "
-							 "written NAME=VALUE, as %s=VALUE "
-							 "(slabsim run --help)", a, a);
-			else
-				status = cli_usage_error("run: unknown argument '%s' (slabsim run "
-							 "--help)", a);
-			goto out;
+			return unknown_argument(arg);
 		}
-		continue;
-missing:
-		status = cli_usage_error("run: %s needs a value (slabsim run --help)", a);
-		goto out;
 	}
-	if (!cfg.machine || !cfg.policy || !cfg.workload) {
-		status = cli_usage_error("run: -m MACHINE, -p POLICY and -w WORKLOAD are required "
-					 "(slabsim run --help)");
-		goto out;
-	}
-	cfg.assign = assign;
-	struct run *r = calloc(1, sizeof(*r));
-	struct sim_err err;
-	if (!r) {
-		status = cli_usage_error("out of memory");
-		goto out;
-	}
-	bool configured = run_configure(r, &cfg, &err) == 0;
-	if (configured && *run_policy_note(r))
+	if (!a->help && (!a->cfg.machine || !a->cfg.policy || !a->cfg.workload))
+		return cli_usage_error("run: -m MACHINE, -p POLICY and -w WORKLOAD are required "
+				       "(slabsim run --help)");
+	return 0;
+}
+
+/* Everything that can be refused before simulating: names, parameters,
+ * options the workload lacks, output paths. 0, or an exit status. */
+static int check_before_run(struct run *r, const struct run_args *a, struct sim_err *err)
+{
+	if (run_configure(r, &a->cfg, err) < 0)
+		return cli_usage_error("%s", err->msg);
+	if (*run_policy_note(r))
 		fprintf(stderr, "slabsim: note: %s\n", run_policy_note(r));
-	if (configured && cfg.compare && !strcmp(r->policy->name, "slub") &&
+	if (a->cfg.compare && !strcmp(r->policy->name, "slub") &&
 	    strcmp(param_str(&r->kparams, "kernel"), "2.6.26"))
 		fprintf(stderr, "slabsim: note: the published SLUB figures (C2) are of the 2.6.26 "
 			"era; this run is kernel=%s (give kernel=2.6.26 to compare like with "
 			"like)\n", param_str(&r->kparams, "kernel"));
-	if (!configured) {
-		status = cli_usage_error("%s", err.msg);
-	} else if (cfg.compare && !r->wl->compare) {
-		status = cli_usage_error("--compare: workload %s has no published figures to "
-					 "compare with (slab_test has)", r->wl->name);
-	} else if (plot && !r->wl->plot) {
-		status = cli_usage_error("--plot: workload %s draws no plot (pingpong does)",
-					 r->wl->name);
-	} else if (plot && plot_check(plot, &err) < 0) {
-		status = cli_usage_error("--plot: %s", err.msg);
-	} else if ((json && out_check(json, &err) < 0) ||
-		   (record && out_check(record, &err) < 0)) {
-		status = cli_usage_error("%s", err.msg);	/* before the run, not after */
+	if (a->cfg.compare && !r->wl->compare)
+		return cli_usage_error("--compare: workload %s has no published figures to "
+				       "compare with (slab_test has)", r->wl->name);
+	if (a->plot && !r->wl->plot)
+		return cli_usage_error("--plot: workload %s draws no plot (pingpong does)",
+				       r->wl->name);
+	if (a->plot && plot_check(a->plot, err) < 0)
+		return cli_usage_error("--plot: %s", err->msg);
+	if ((a->json && out_check(a->json, err) < 0) ||
+	    (a->record && out_check(a->record, err) < 0))
+		return cli_usage_error("%s", err->msg);
+	return 0;
+}
+
+/* Simulate, then the report, the JSON, the plot and the trace as asked.
+ * The exit status: 0, 1 the run failed, 2 an output could not be written. */
+static int execute_and_report(struct run *r, const struct run_args *a, struct sim_err *err)
+{
+	int rc = run_execute(r, err);
+	if (rc < 0)
+		return cli_usage_error("%s", err->msg);
+	/* --json -: the JSON alone on standard output, the report on stderr */
+	FILE *txt = a->json && !strcmp(a->json, "-") ? stderr : stdout;
+	if (a->quiet) {
+		fprintf(txt, "%s\n", r->res.line);
+		if (r->wl->print)
+			r->wl->print(r->wstate, txt, a->cfg.compare);
 	} else {
-		int rc = run_execute(r, &err);
-		if (rc < 0) {
-			status = cli_usage_error("%s", err.msg);
-		} else {
-			/* --json -: the JSON alone on standard output, the report on stderr */
-			FILE *txt = json && !strcmp(json, "-") ? stderr : stdout;
-			if (quiet) {
-				fprintf(txt, "%s\n", r->res.line);
-				if (r->wl->print)
-					r->wl->print(r->wstate, txt, cfg.compare);
-			}
-			else
-				report_text(txt, r, rows);
-			status = rc == 0 ? 0 : 1;
-			fflush(stdout);	/* the report first, then any complaint */
-			if (rc != 0)
-				fprintf(stderr, "slabsim: run failed: %s\n", r->invariants_msg);
-			if (json) {
-				cJSON *root = report_json(r);
-				if (report_write_json(json, root, &err) < 0)
-					status = cli_usage_error("%s", err.msg);
-				cJSON_Delete(root);
-			}
-			if (plot && rc == 0 && plot_draw(plot, r->wl->plot, r->wstate, &err) < 0)
-				status = cli_usage_error("%s", err.msg);
-			if (record && write_record(r, record, &err) < 0)
-				status = cli_usage_error("%s", err.msg);
-			else if (record)
-				fprintf(stderr, "slabsim: %llu kmem events written to %s\n",
-					(unsigned long long)r->k.kmem.nrec, record);
-		}
+		report_text(txt, r, a->rows);
 	}
-	run_free(r);
-	free(r);
-out:
-	free(assign);
+	int status = rc == 0 ? 0 : 1;
+	fflush(stdout);	/* the report first, then any complaint */
+	if (rc != 0)
+		fprintf(stderr, "slabsim: run failed: %s\n", r->invariants_msg);
+	if (a->json) {
+		cJSON *root = report_json(r);
+		if (report_write_json(a->json, root, err) < 0)
+			status = cli_usage_error("%s", err->msg);
+		cJSON_Delete(root);
+	}
+	if (a->plot && rc == 0 && plot_draw(a->plot, r->wl->plot, r->wstate, err) < 0)
+		status = cli_usage_error("%s", err->msg);
+	if (a->record && write_record(r, a->record, err) < 0)
+		status = cli_usage_error("%s", err->msg);
+	else if (a->record)
+		fprintf(stderr, "slabsim: %llu kmem events written to %s\n",
+			(unsigned long long)r->k.kmem.nrec, a->record);
+	return status;
+}
+
+int cmd_run_record(int argc, char **argv, const char *record)
+{
+	struct run_args a = { .cfg = { .seed = 1, .record = record != NULL }, .record = record,
+			      .rows = 25 };
+	a.assign = xcalloc((size_t)argc + 1, sizeof(*a.assign));
+	a.cfg.assign = a.assign;
+	int status = parse_run_args(argc, argv, &a);
+	if (!status && a.help) {
+		fputs(run_help, stdout);
+	} else if (!status) {
+		struct run *r = xcalloc(1, sizeof(*r));
+		struct sim_err err;
+		status = check_before_run(r, &a, &err);
+		if (!status)
+			status = execute_and_report(r, &a, &err);
+		run_free(r);
+		free(r);
+	}
+	free(a.assign);
 	return status;
 }
