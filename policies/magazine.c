@@ -239,9 +239,7 @@ static struct page *kmem_slab_create(struct mag *m, struct sim_cpu *cpu, struct 
 	hw_write(m->hw, cpu, &sp->line);	/* the kmem_slab_t */
 	if (mc->nall == mc->all_cap) {
 		mc->all_cap = mc->all_cap ? 2 * mc->all_cap : 64;
-		mc->all = realloc(mc->all, (size_t)mc->all_cap * sizeof(*mc->all));
-		if (!mc->all)
-			host_oom(__func__);
+		mc->all = xrealloc(mc->all, (size_t)mc->all_cap * sizeof(*mc->all));
 	}
 	sp->priv = (void *)(intptr_t)mc->nall;
 	mc->all[mc->nall++] = sp;
@@ -773,9 +771,7 @@ static struct kmem_cache *mag_cache_create(void *state, struct kmem_cache *kc,
 	}
 	if (m->ncaches == m->caches_cap) {
 		m->caches_cap = m->caches_cap ? 2 * m->caches_cap : 32;
-		m->caches = realloc(m->caches, (size_t)m->caches_cap * sizeof(*m->caches));
-		if (!m->caches)
-			host_oom(__func__);
+		m->caches = xrealloc(m->caches, (size_t)m->caches_cap * sizeof(*m->caches));
 	}
 	m->caches[m->ncaches++] = mc;
 	return kc;

@@ -64,9 +64,7 @@ static void track_slab(struct slab_cache *cp, struct page *page)
 {
 	if (cp->nall == cp->all_cap) {
 		cp->all_cap = cp->all_cap ? 2 * cp->all_cap : 64;
-		cp->all = realloc(cp->all, (size_t)cp->all_cap * sizeof(*cp->all));
-		if (!cp->all)
-			host_oom(__func__);
+		cp->all = xrealloc(cp->all, (size_t)cp->all_cap * sizeof(*cp->all));
 	}
 	page_slab(page)->all_idx = cp->nall;
 	cp->all[cp->nall++] = page;
@@ -581,9 +579,7 @@ static struct kmem_cache *slab_cache_create(void *state, struct kmem_cache *kc,
 		return NULL;
 	if (sb->ncaches == sb->caches_cap) {
 		sb->caches_cap = sb->caches_cap ? 2 * sb->caches_cap : 32;
-		sb->caches = realloc(sb->caches, (size_t)sb->caches_cap * sizeof(*sb->caches));
-		if (!sb->caches)
-			return sim_fail(err, "out of memory"), NULL;
+		sb->caches = xrealloc(sb->caches, (size_t)sb->caches_cap * sizeof(*sb->caches));
 	}
 	sb->caches[sb->ncaches++] = cp;
 	return kc;

@@ -107,9 +107,7 @@ static void track_slab(struct slqb_cache *s, struct page *page)
 {
 	if (s->nall == s->all_cap) {
 		s->all_cap = s->all_cap ? 2 * s->all_cap : 64;
-		s->all = realloc(s->all, (size_t)s->all_cap * sizeof(*s->all));
-		if (!s->all)
-			host_oom(__func__);
+		s->all = xrealloc(s->all, (size_t)s->all_cap * sizeof(*s->all));
 	}
 	page->slab_idx = s->nall;
 	s->all[s->nall++] = page;
@@ -548,9 +546,7 @@ static struct kmem_cache *slqb_cache_create(void *state, struct kmem_cache *kc,
 	}
 	if (q->ncaches == q->caches_cap) {
 		q->caches_cap = q->caches_cap ? 2 * q->caches_cap : 32;
-		q->caches = realloc(q->caches, (size_t)q->caches_cap * sizeof(*q->caches));
-		if (!q->caches)
-			return sim_fail(err, "out of memory"), NULL;
+		q->caches = xrealloc(q->caches, (size_t)q->caches_cap * sizeof(*q->caches));
 	}
 	q->caches[q->ncaches++] = s;
 	return kc;

@@ -205,9 +205,7 @@ static void track_slab(struct slub_cache *s, struct page *page)
 {
 	if (s->nall == s->all_cap) {
 		s->all_cap = s->all_cap ? 2 * s->all_cap : 64;
-		s->all = realloc(s->all, (size_t)s->all_cap * sizeof(*s->all));
-		if (!s->all)
-			host_oom(__func__);
+		s->all = xrealloc(s->all, (size_t)s->all_cap * sizeof(*s->all));
 	}
 	page->priv = (void *)(uintptr_t)s->nall;
 	s->all[s->nall++] = page;
@@ -549,11 +547,7 @@ static struct kmem_cache *slub_cache_create(void *state, struct kmem_cache *kc,
 	}
 	if (sl->ncaches == sl->caches_cap) {
 		sl->caches_cap = sl->caches_cap ? 2 * sl->caches_cap : 32;
-		sl->caches = realloc(sl->caches, (size_t)sl->caches_cap * sizeof(*sl->caches));
-		if (!sl->caches) {
-			sim_fail(err, "out of memory");
-			return NULL;
-		}
+		sl->caches = xrealloc(sl->caches, (size_t)sl->caches_cap * sizeof(*sl->caches));
 	}
 	sl->caches[sl->ncaches++] = s;
 	return kc;
@@ -564,15 +558,9 @@ static unsigned int slub_kmalloc_max(void *state)
 	return ((struct slub *)state)->max_kmalloc;
 }
 
-static int slub_create(struct kernel *k, const struct param_set *ps, void **state,
-		       struct sim_err *err)
+/* The parameters, as the era's presets and the user left them. */
+static void slub_read_params(struct slub *sl, const struct param_set *ps)
 {
-	struct slub *sl = calloc(1, sizeof(*sl));
-	if (!sl)
-		return sim_fail(err, "out of memory");
-	sl->k = k;
-	sl->hw = k->hw;
-	sl->era = k->era;
 	sl->min_objects = (int)param_int(ps, "slub_min_objects");
 	sl->min_order = (int)param_int(ps, "slub_min_order");
 	sl->max_order = (int)param_int(ps, "slub_max_order");
@@ -594,23 +582,26 @@ static int slub_create(struct kernel *k, const struct param_set *ps, void **stat
 	sl->sheaf_capacity = (int)param_int(ps, "sheaf_capacity");
 	snprintf(sl->sheaf_caches, sizeof(sl->sheaf_caches), "%s",
 		 param_str(ps, "sheaf_capacity_caches"));
-	sl->fraction_start = k->era >= 20626 ? 16 : 8;
+	sl->fraction_start = sl->k->era >= 20626 ? 16 : 8;
 	/* KMALLOC_SHIFT_HIGH: PAGE_SHIFT (2.6.25), PAGE_SHIFT + 1 (6.x) */
-	sl->max_kmalloc = k->era >= 61800 ? PAGE_SIZE << 1 : k->era >= 20625 ? PAGE_SIZE
+	sl->max_kmalloc = sl->k->era >= 61800 ? PAGE_SIZE << 1 : sl->k->era >= 20625 ? PAGE_SIZE
 		: PAGE_SIZE / 2;
+}
+
+/* What each path needs below it, said rather than half-run: -1 with the
+ * parameter that asks for what this SLUB has not. */
+static int slub_check_params(struct slub *sl, struct sim_err *err)
+{
 	/* a sheaf is a kmalloc'ed object: header and slots fit the largest kmalloc */
 	int max_sheaf = (int)((sl->max_kmalloc - SLAB_SHEAF_HEADER) / sizeof(kaddr_t));
 	if (slub_parse_cpu_partial(sl, err) < 0 ||
-	    slub_parse_cache_list("sheaf_capacity_caches", sl->sheaf_caches, max_sheaf, err) < 0) {
-		free(sl);
+	    slub_parse_cache_list("sheaf_capacity_caches", sl->sheaf_caches, max_sheaf, err) < 0)
 		return -1;
-	}
 	if (sl->sheaf_capacity > max_sheaf) {
 		sim_fail(err, "sheaf_capacity=%d: a sheaf of %d objects (%d bytes) is more than the "
 			 "largest kmalloc (%u bytes) holds: at most %d", sl->sheaf_capacity,
 			 sl->sheaf_capacity, SLAB_SHEAF_HEADER + sl->sheaf_capacity * 8,
 			 sl->max_kmalloc, max_sheaf);
-		free(sl);
 		return -1;
 	}
 	/* what each path needs below it, said rather than half-run */
@@ -626,11 +617,8 @@ static int slub_create(struct kernel *k, const struct param_set *ps, void **stat
 	else if (!sl->cpu_slab && sl->cpu_partial_on)
 		refuse = "slub_cpu_slab=0: per-CPU partial lists hang off the CPU slab "
 			 "(slub_percpu_partial=0, as in kernel=7.0)";
-	if (refuse) {
-		sim_fail(err, "%s", refuse);
-		free(sl);
-		return -1;
-	}
+	if (refuse)
+		return sim_fail(err, "%s", refuse);
 	/* the per-CPU partial tunables mean nothing without the lists: say so */
 	if (!sl->cpu_partial_on && (sl->cpu_partial != -1 || sl->cpu_partial_caches[0] ||
 				    sl->unfreeze_bug || sl->cpu_partial_scale != 1)) {
@@ -639,15 +627,19 @@ static int slub_create(struct kernel *k, const struct param_set *ps, void **stat
 			 sl->cpu_partial != -1 ? "cpu_partial" : sl->cpu_partial_caches[0]
 			 ? "cpu_partial_caches" : sl->unfreeze_bug ? "slub_unfreeze_bug"
 			 : "cpu_partial_scale");
-		free(sl);
 		return -1;
 	}
 	if (sl->min_order > sl->max_order) {
 		sim_fail(err, "slub_min_order=%d is above slub_max_order=%d", sl->min_order,
 			 sl->max_order);
-		free(sl);
 		return -1;
 	}
+	return 0;
+}
+
+/* The instruction costs of SLUB's paths, from the machine's cost table. */
+static int slub_read_costs(struct slub *sl, struct sim_err *err)
+{
 	const struct cost_ref costs[] = {
 		{ "slub.alloc_fastpath", &sl->cost_alloc_fast },
 		{ "slub.free_fastpath", &sl->cost_free_fast },
@@ -660,11 +652,13 @@ static int slub_create(struct kernel *k, const struct param_set *ps, void **stat
 		{ "slub.deactivate", &sl->cost_deactivate },
 		{ "slub.discard", &sl->cost_discard },
 	};
-	if (machine_costs(k->m, costs, (int)(sizeof(costs) / sizeof(costs[0])), err) < 0) {
-		free(sl);
-		return -1;
-	}
-	struct profile *p = &k->eng->prof;
+	return machine_costs(sl->k->m, costs, (int)(sizeof(costs) / sizeof(costs[0])), err);
+}
+
+/* The kernel-named symbols SLUB's cycles are charged to. */
+static void slub_register_symbols(struct slub *sl)
+{
+	struct profile *p = &sl->k->eng->prof;
 	sl->sym_slab_alloc = profile_sym(p, "__slab_alloc", SYM_SLAB);
 	sl->sym_slab_free = profile_sym(p, "__slab_free", SYM_SLAB);
 	sl->sym_get_partial = profile_sym(p, "get_partial_node", SYM_SLAB);
@@ -677,11 +671,22 @@ static int slub_create(struct kernel *k, const struct param_set *ps, void **stat
 	sl->sym_refill = profile_sym(p, "refill_sheaf", SYM_SLAB);
 	sl->sym_flush = profile_sym(p, "sheaf_flush", SYM_SLAB);
 	sl->sym_alloc_sheaf = profile_sym(p, "__alloc_empty_sheaf", SYM_SLAB);
-	sl->no_obj_ext = calloc((size_t)k->m->ncpus, sizeof(*sl->no_obj_ext));
-	if (!sl->no_obj_ext) {
+}
+
+static int slub_create(struct kernel *k, const struct param_set *ps, void **state,
+		       struct sim_err *err)
+{
+	struct slub *sl = xcalloc(1, sizeof(*sl));
+	sl->k = k;
+	sl->hw = k->hw;
+	sl->era = k->era;
+	slub_read_params(sl, ps);
+	if (slub_check_params(sl, err) < 0 || slub_read_costs(sl, err) < 0) {
 		free(sl);
-		return sim_fail(err, "out of memory");
+		return -1;
 	}
+	slub_register_symbols(sl);
+	sl->no_obj_ext = xcalloc((size_t)k->m->ncpus, sizeof(*sl->no_obj_ext));
 	*state = sl;
 	return 0;
 }
