@@ -91,8 +91,10 @@ void slub_set_freepointer(struct slub *sl, struct sim_cpu *cpu, struct page *pag
 
 /* --- partial lists --- */
 
-void slub_add_partial(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_node *n,
-			struct page *page, int tail)
+/* add_partial() of 2.6.2x: takes n->list_lock itself; list_add writes the
+ * neighbour's list pointers (its struct page line) as well as the page's. */
+void slub_lock_add_partial(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_node *n,
+			   struct page *page, int tail)
 {
 	int psym = sym_enter(cpu, sl->sym_add_partial);
 	cpu_charge(cpu, sl->cost_list);
@@ -112,8 +114,8 @@ void slub_add_partial(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_no
 }
 
 /* list_del() of a partial slab writes both neighbours' list pointers. */
-void slub_del_partial(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_node *n,
-			struct page *page)
+void slub_del_partial_locked(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_node *n,
+			     struct page *page)
 {
 	hw_write(sl->hw, cpu, lru_line(n, page->lru.prev));
 	hw_write(sl->hw, cpu, lru_line(n, page->lru.next));
@@ -123,13 +125,14 @@ void slub_del_partial(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_no
 	hw_write(sl->hw, cpu, &n->line);
 }
 
-void slub_remove_partial(struct slub *sl, struct sim_cpu *cpu, struct slub_cache *s,
-			   struct page *page)
+/* remove_partial() of 2.6.2x: takes n->list_lock itself. */
+void slub_lock_remove_partial(struct slub *sl, struct sim_cpu *cpu, struct slub_cache *s,
+			      struct page *page)
 {
 	struct kmem_cache_node *n = get_node(s, page_to_nid(page));
 	cpu_charge(cpu, sl->cost_list);
 	hw_spin_lock(sl->hw, cpu, &n->list_lock);
-	slub_del_partial(sl, cpu, n, page);
+	slub_del_partial_locked(sl, cpu, n, page);
 	hw_spin_unlock(sl->hw, cpu, &n->list_lock);
 }
 
@@ -139,7 +142,7 @@ static bool lock_and_freeze_slab(struct slub *sl, struct sim_cpu *cpu,
 {
 	if (!slab_trylock(sl, cpu, page))
 		return false;
-	slub_del_partial(sl, cpu, n, page);
+	slub_del_partial_locked(sl, cpu, n, page);
 	page->flags |= PG_frozen;
 	return true;
 }
@@ -290,7 +293,7 @@ static void unfreeze_slab(struct slub *sl, struct sim_cpu *cpu, struct kmem_cach
 	page->flags &= ~PG_frozen;
 	if (page->inuse) {
 		if (page->freelist != OBJ_NIL) {
-			slub_add_partial(sl, cpu, n, page, tail);
+			slub_lock_add_partial(sl, cpu, n, page, tail);
 			slub_stat(c, tail ? DEACTIVATE_TO_TAIL : DEACTIVATE_TO_HEAD);
 		} else {
 			slub_stat(c, DEACTIVATE_FULL);
@@ -303,7 +306,7 @@ static void unfreeze_slab(struct slub *sl, struct sim_cpu *cpu, struct kmem_cach
 		if (n->nr_partial < s->min_partial) {
 			/* keep an empty slab to spare the page allocator, after
 			 * the others so that they fill up first */
-			slub_add_partial(sl, cpu, n, page, 1);
+			slub_lock_add_partial(sl, cpu, n, page, 1);
 			slab_unlock(sl, cpu, page);
 		} else {
 			slab_unlock(sl, cpu, page);
@@ -440,7 +443,7 @@ static void __slab_free(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_
 		goto slab_empty;
 	/* Objects left in the slab: if it was full (on no list), add it. */
 	if (prior == OBJ_NIL) {
-		slub_add_partial(sl, cpu, get_node(s, page_to_nid(page)), page, 1);
+		slub_lock_add_partial(sl, cpu, get_node(s, page_to_nid(page)), page, 1);
 		slub_stat(c, FREE_ADD_PARTIAL);
 	}
 out_unlock:
@@ -449,7 +452,7 @@ out_unlock:
 	return;
 slab_empty:
 	if (prior != OBJ_NIL) {	/* still on the partial list */
-		slub_remove_partial(sl, cpu, s, page);
+		slub_lock_remove_partial(sl, cpu, s, page);
 		slub_stat(c, FREE_REMOVE_PARTIAL);
 	}
 	slab_unlock(sl, cpu, page);

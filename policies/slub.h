@@ -141,12 +141,15 @@ struct slub {
 /* slub.c: the paths both eras share */
 void slub_stat(struct kmem_cache_cpu *c, enum stat_item si);
 void slub_stat_add(struct kmem_cache_cpu *c, enum stat_item si, unsigned int n);
-void slub_add_partial(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_node *n,
-		      struct page *page, int tail);
-void slub_remove_partial(struct slub *sl, struct sim_cpu *cpu, struct slub_cache *s,
-			 struct page *page);
-void slub_del_partial(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_node *n,
-		      struct page *page);
+/* The partial-list helpers say who holds n->list_lock: slub_lock_* take it
+ * themselves (2.6.2x's add_partial and remove_partial), *_locked expect the
+ * caller to hold it (3.x's add_partial, every era's list_del under the lock). */
+void slub_lock_add_partial(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_node *n,
+			   struct page *page, int tail);
+void slub_lock_remove_partial(struct slub *sl, struct sim_cpu *cpu, struct slub_cache *s,
+			      struct page *page);
+void slub_del_partial_locked(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_node *n,
+			     struct page *page);
 struct page *slub_new_slab(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_cpu *c,
 			   struct slub_cache *s, int node);
 void slub_discard_slab(struct slub *sl, struct sim_cpu *cpu, struct slub_cache *s,

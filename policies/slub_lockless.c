@@ -51,7 +51,11 @@ bool slub_cmpxchg_double_slab(struct slub *sl, struct sim_cpu *cpu, struct kmem_
 	return true;
 }
 
-/* add_partial() of 3.x and later: the caller holds n->list_lock. */
+/* add_partial() of 3.x and later: the caller holds n->list_lock. Unlike
+ * slub_lock_add_partial it does not charge the neighbour's list line, which
+ * list_add writes in every era: a difference of the model, not of the
+ * kernels, kept until the next model change re-runs the validation (it
+ * would move the golden digests of the 3.x runs). */
 void slub_add_partial_locked(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_node *n,
 			     struct page *page, int tail)
 {
@@ -105,7 +109,7 @@ static void unfreeze_partials(struct slub *sl, struct sim_cpu *cpu, struct kmem_
 			}
 			if (l != m) {
 				if (l == M_PARTIAL)
-					slub_del_partial(sl, cpu, n, page);
+					slub_del_partial_locked(sl, cpu, n, page);
 				else
 					slub_add_partial_locked(sl, cpu, n, page, 1);
 				l = m;
@@ -173,7 +177,7 @@ static uint16_t acquire_slab(struct slub *sl, struct sim_cpu *cpu, struct kmem_c
 		}
 		new.frozen = true;
 	} while (!slub_cmpxchg_double_slab(sl, cpu, c, page, &old, &new));
-	slub_del_partial(sl, cpu, n, page);
+	slub_del_partial_locked(sl, cpu, n, page);
 	return old.freelist;
 }
 
@@ -293,7 +297,7 @@ static void deactivate_slab(struct slub *sl, struct sim_cpu *cpu, struct kmem_ca
 		}
 		if (l != m) {
 			if (l == M_PARTIAL)
-				slub_del_partial(sl, cpu, n, page);
+				slub_del_partial_locked(sl, cpu, n, page);
 			if (m == M_PARTIAL) {
 				slub_add_partial_locked(sl, cpu, n, page, tail);
 				slub_stat(c, tail ? DEACTIVATE_TO_TAIL : DEACTIVATE_TO_HEAD);
@@ -450,7 +454,7 @@ static void __slab_free(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_
 	} else {
 		if (!new.inuse && n->nr_partial > s->min_partial) {
 			if (old.freelist != OBJ_NIL) {	/* it was on the partial list */
-				slub_del_partial(sl, cpu, n, page);
+				slub_del_partial_locked(sl, cpu, n, page);
 				slub_stat(c, FREE_REMOVE_PARTIAL);
 			}
 			hw_spin_unlock(sl->hw, cpu, &n->list_lock);

@@ -22,11 +22,11 @@ static inline int numa_mem_id(const struct slub *sl, const struct sim_cpu *cpu)
 }
 
 /* remove_partial(): the caller holds n->list_lock. */
-static void remove_partial(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_node *n,
+static void remove_partial_locked(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_node *n,
 			   struct page *page)
 {
 	cpu_charge(cpu, sl->cost_list);
-	slub_del_partial(sl, cpu, n, page);
+	slub_del_partial_locked(sl, cpu, n, page);
 }
 
 /* A racy look at a node's partial count (data_race(n->nr_partial)). */
@@ -78,7 +78,7 @@ void slub_slab_free_nocpu(struct slub *sl, struct sim_cpu *cpu, struct kmem_cach
 	}
 	if (!new.inuse && n->nr_partial >= s->min_partial) {	/* slab_empty: */
 		if (!was_full) {
-			remove_partial(sl, cpu, n, page);
+			remove_partial_locked(sl, cpu, n, page);
 			slub_stat(c, FREE_REMOVE_PARTIAL);
 		}
 		hw_spin_unlock(sl->hw, cpu, &n->list_lock);
@@ -155,7 +155,7 @@ static unsigned int refill_objects_node(struct slub *sl, struct sim_cpu *cpu,
 		unsigned int slab_free = page->objects - page->inuse;
 		if (total_free >= min && total_free + slab_free > max)
 			break;
-		remove_partial(sl, cpu, n, page);
+		remove_partial_locked(sl, cpu, n, page);
 		page->next = NULL;
 		*last = page;
 		last = &page->next;
@@ -258,7 +258,7 @@ static kaddr_t get_from_partial_node(struct slub *sl, struct sim_cpu *cpu,
 		} while (!slub_cmpxchg_double_slab(sl, cpu, c, page, &old, &new));
 		object = slab_obj_addr(s->kc, page, old.freelist);
 		if (new.freelist == OBJ_NIL)
-			remove_partial(sl, cpu, n, page);
+			remove_partial_locked(sl, cpu, n, page);
 	}
 	hw_spin_unlock(sl->hw, cpu, &n->list_lock);
 	sym_exit(cpu, psym);
