@@ -95,10 +95,10 @@ static void print_caches(FILE *out, const struct run *r)
 				fprintf(out, " %s=%llu", ci.stats[s].name,
 					(unsigned long long)ci.stats[s].value);
 			}
-		if (any)
+		if (any) {
 			print_fast_share(out, &ci);
-		if (any)
 			fprintf(out, "\n");
+		}
 	}
 }
 
