@@ -80,7 +80,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libslabsim.a
 # The policy API's headers (policies/README.md), laid out as make install
 # puts them in $(PREFIX)/include/slabsim: what a policy module may include.
 API_HDRS := policies/policy.h \
-            $(addprefix sim/engine/,engine.h error.h event_queue.h fiber.h params.h profile.h steady.h) \
+            $(addprefix sim/engine/,array_size.h engine.h error.h event_queue.h fiber.h params.h profile.h steady.h) \
             $(addprefix sim/hw/,hw.h machine.h spinlock.h) \
             $(addprefix sim/kernel/,bitops.h kernel.h kmem_stat.h list.h page_alloc.h sched.h \
               slab.h slab_policy.h workqueue.h)

@@ -40,6 +40,7 @@
 #include <string.h>
 
 #include "kernel/bitops.h"
+#include "engine/array_size.h"
 #include "engine/oom.h"
 #include "kernel/list.h"
 #include "kernel/slab.h"
@@ -972,7 +973,7 @@ static int mag_create(struct kernel *k, const struct param_set *ps, void **state
 		{ "slab.grow", &m->cost_grow },	  { "slab.init_per_object", &m->cost_init_object },
 		{ "slab.destroy", &m->cost_destroy },	  { "slab.reap", &m->cost_update },
 	};
-	if (machine_costs(k->m, costs, (int)(sizeof(costs) / sizeof(costs[0])), err) < 0) {
+	if (machine_costs(k->m, costs, ARRAY_SIZE(costs), err) < 0) {
 		free(m);
 		return -1;
 	}

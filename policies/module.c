@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "engine/suggest.h"
+#include "engine/array_size.h"
 #include "kernel/kernel.h"
 #include "policy.h"
 
@@ -57,7 +58,7 @@ int slab_policy_validate(const struct slab_policy *p, const char *where, struct 
 		{ "alloc", p->alloc != NULL },	  { "free", p->free != NULL },
 		{ "cache_info", p->cache_info != NULL }, { "check", p->check != NULL },
 	};
-	for (size_t i = 0; i < sizeof(hooks) / sizeof(hooks[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(hooks); i++)
 		if (!hooks[i].set)
 			return sim_fail(err, "%s (policy %s): the %s hook is missing (policy.h lists "
 					"the hooks a policy must have)", where, p->name,

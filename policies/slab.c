@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "kernel/slab.h"
+#include "engine/array_size.h"
 #include "engine/oom.h"
 #include "slab.h"
 
@@ -631,7 +632,7 @@ static int slab_create(struct kernel *k, const struct param_set *ps, void **stat
 		{ "slab.alien", &sb->cost_alien },
 		{ "slab.reap", &sb->cost_reap },
 	};
-	if (machine_costs(k->m, costs, (int)(sizeof(costs) / sizeof(costs[0])), err) < 0) {
+	if (machine_costs(k->m, costs, ARRAY_SIZE(costs), err) < 0) {
 		free(sb);
 		return -1;
 	}

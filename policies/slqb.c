@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "slqb.h"
+#include "engine/array_size.h"
 #include "engine/oom.h"
 
 const char *const slqb_stat_name[NR_SLQB_STAT_ITEMS] = {
@@ -580,7 +581,7 @@ static int slqb_create(struct kernel *k, const struct param_set *ps, void **stat
 		{ "slqb.remote", &q->cost_remote }, { "slqb.claim", &q->cost_claim },
 		{ "slqb.trim", &q->cost_trim },
 	};
-	if (machine_costs(k->m, costs, (int)(sizeof(costs) / sizeof(costs[0])), err) < 0) {
+	if (machine_costs(k->m, costs, ARRAY_SIZE(costs), err) < 0) {
 		free(q);
 		return -1;
 	}

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "slub.h"
+#include "engine/array_size.h"
 #include "engine/oom.h"
 
 const char *const slub_stat_name[NR_SLUB_STAT_ITEMS] = {
@@ -655,7 +656,7 @@ static int slub_read_costs(struct slub *sl, struct sim_err *err)
 		{ "slub.deactivate", &sl->cost_deactivate },
 		{ "slub.discard", &sl->cost_discard },
 	};
-	return machine_costs(sl->k->m, costs, (int)(sizeof(costs) / sizeof(costs[0])), err);
+	return machine_costs(sl->k->m, costs, ARRAY_SIZE(costs), err);
 }
 
 /* The kernel-named symbols SLUB's cycles are charged to. */

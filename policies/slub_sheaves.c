@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "kernel/slab.h"
+#include "engine/array_size.h"
 #include "engine/oom.h"
 #include "slub.h"
 
@@ -78,7 +79,7 @@ unsigned int slub_sheaf_capacity_default(const struct slub *sl, const char *name
 		return (unsigned int)sl->sheaf_capacity;
 	}
 	unsigned int asked = 0;
-	for (size_t i = 0; i < sizeof(sheaf_callers) / sizeof(sheaf_callers[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(sheaf_callers); i++)
 		if (!strcmp(name, sheaf_callers[i].name))
 			asked = sheaf_callers[i].capacity;
 	*explicit_capacity = asked > 0;

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "kernel/list.h"
+#include "engine/array_size.h"
 #include "kernel/slab.h"
 #include "policy.h"
 
@@ -497,7 +498,7 @@ static int tpl_create(struct kernel *k, const struct param_set *ps, void **state
 		{ "slab.grow", &t->cost_grow },	{ "slab.init_per_object", &t->cost_init_object },
 		{ "slab.destroy", &t->cost_destroy },
 	};
-	if (machine_costs(k->m, costs, (int)(sizeof(costs) / sizeof(costs[0])), err) < 0) {
+	if (machine_costs(k->m, costs, ARRAY_SIZE(costs), err) < 0) {
 		free(t);
 		return -1;
 	}

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "engine/array_size.h"
 #include "engine/bench.h"
 #include "report/report.h"
 #include "run/run_core.h"
@@ -35,7 +36,7 @@ static const struct bench_run bench_runs[] = {
 	{ "genoa", "epyc-genoa-2s", "slub", "hackbench 100 process 20", "hackbench 100 process 2",
 	  { "kernel=3.2" } },
 };
-#define NR_BENCH_RUNS (int)(sizeof(bench_runs) / sizeof(bench_runs[0]))
+#define NR_BENCH_RUNS ARRAY_SIZE(bench_runs)
 
 struct model_figures {
 	double wall, events, messages, ns_per_event, us_per_message, sim_per_wall;

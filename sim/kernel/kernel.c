@@ -1,6 +1,7 @@
 /* kernel.c - the kernel's parameters and presets, and building one kernel:
  * page allocator, scheduler, slab policy, kmalloc caches, skbuff cache. */
 #include "kernel.h"
+#include "engine/array_size.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -79,7 +80,7 @@ static int load_costs(struct kernel *k, struct sim_err *err)
 		{ "user_per_call", &k->cost.user_per_call },
 		{ "syscall_cold_lines", &k->cost.syscall_cold_lines },
 	};
-	return machine_costs(k->m, costs, (int)(sizeof(costs) / sizeof(costs[0])), err);
+	return machine_costs(k->m, costs, ARRAY_SIZE(costs), err);
 }
 
 static void register_symbols(struct kernel *k)

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "sched_internal.h"
+#include "engine/array_size.h"
 #include "engine/oom.h"
 
 /* --- task life --- */
@@ -193,7 +194,7 @@ int sched_init(struct sched *s, struct kernel *k, struct sim_err *err)
 		{ "idle_exit", &s->cost_idle_exit },
 		{ "switch_cold_lines", &s->switch_cold_lines },
 	};
-	if (machine_costs(k->m, costs, (int)(sizeof(costs) / sizeof(costs[0])), err) < 0)
+	if (machine_costs(k->m, costs, ARRAY_SIZE(costs), err) < 0)
 		return -1;
 	struct profile *pr = &k->eng->prof;
 	s->sym_schedule = profile_sym(pr, "schedule", SYM_KERNEL);

@@ -2,6 +2,7 @@
  * and TCP's socket buffers: their records, allocation, page fragments,
  * copies and release. */
 #include "tcp_internal.h"
+#include "engine/array_size.h"
 #include "engine/oom.h"
 
 #include <stdlib.h>
@@ -24,7 +25,7 @@ static int load_tcp_costs(struct tcp_net *net, struct sim_err *err)
 		{ "tcp_ack", &net->cost.ack },
 		{ "tcp_send_ack", &net->cost.send_ack },
 	};
-	return machine_costs(net->k->m, costs, (int)(sizeof(costs) / sizeof(costs[0])), err);
+	return machine_costs(net->k->m, costs, ARRAY_SIZE(costs), err);
 }
 
 /* The profile symbols TCP's time is charged to, named as the kernel's. */

@@ -1,6 +1,7 @@
 /* experiment.c - reading an experiment file: every key checked against the
  * schema (configs/README.md), every mistake named by its key path. */
 #include "experiment_int.h"
+#include "engine/array_size.h"
 #include "engine/json_in.h"
 
 #include <errno.h>
@@ -86,7 +87,7 @@ static const struct exp_metric default_metrics[] = {
 	{ "simulated", "result.sample.simulated_fraction",
 	  "work simulated, the rest extrapolated (sample=auto; %)", 100 },
 };
-#define NR_DEFAULT_METRICS (int)(sizeof(default_metrics) / sizeof(default_metrics[0]))
+#define NR_DEFAULT_METRICS ARRAY_SIZE(default_metrics)
 
 static int parse_metrics(struct ctx *c, const cJSON *root)
 {

@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "mix.h"
+#include "engine/array_size.h"
 #include "policies/policy.h"
 
 static const struct param_def kbuild_params[] = {
@@ -94,7 +95,7 @@ static const struct kbuild_cache kbuild_caches[] = {
 	  { MIX_EXPONENTIAL, 2, 0 }, 0, 0 },
 };
 
-#define KBUILD_NCACHES (int)(sizeof(kbuild_caches) / sizeof(kbuild_caches[0]))
+#define KBUILD_NCACHES ARRAY_SIZE(kbuild_caches)
 
 static const struct mix_names kbuild_names = {
 	"kbuild", "kbuild", "[user] kbuild (cc1, make, sh)",

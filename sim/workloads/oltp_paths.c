@@ -13,6 +13,7 @@
 #include <gsl/gsl_randist.h>
 
 #include "kernel/slab.h"
+#include "engine/array_size.h"
 #include "kernel/tcp_loopback.h"
 #include "oltp.h"
 #include "policies/policy.h"
@@ -79,7 +80,7 @@ int oltp_paths_init(struct oltp *o, struct sim_err *err)
 		{ "net.tx", &o->cost.net_tx }, { "net.tx_done", &o->cost.net_tx_done },
 		{ "net.recvmsg", &o->cost.net_recvmsg },
 	};
-	if (machine_costs(k->m, refs, (int)(sizeof(refs) / sizeof(refs[0])), err) < 0)
+	if (machine_costs(k->m, refs, ARRAY_SIZE(refs), err) < 0)
 		return -1;
 	struct profile *prof = &k->eng->prof;
 	o->sym_submit = profile_sym(prof, "__blockdev_direct_IO", SYM_KERNEL);

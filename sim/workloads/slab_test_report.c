@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "slab_test.h"
+#include "engine/array_size.h"
 
 struct c2_row {
 	int size;
@@ -42,7 +43,7 @@ bool slab_test_c2(const char *policy, int test, int size, double *alloc, double 
 	if (p < 0)
 		return false;
 	if (test == 1)
-		for (size_t i = 0; i < sizeof(c2_test1) / sizeof(c2_test1[0]); i++)
+		for (size_t i = 0; i < ARRAY_SIZE(c2_test1); i++)
 			if (c2_test1[i].size == size) {
 				const double *v = p == 0 ? c2_test1[i].slab
 					: p == 1 ? c2_test1[i].slqb : c2_test1[i].slub;
@@ -51,7 +52,7 @@ bool slab_test_c2(const char *policy, int test, int size, double *alloc, double 
 				return true;
 			}
 	if (test == 2)
-		for (size_t i = 0; i < sizeof(c2_test2) / sizeof(c2_test2[0]); i++)
+		for (size_t i = 0; i < ARRAY_SIZE(c2_test2); i++)
 			if (c2_test2[i].size == size) {
 				*alloc = p == 0 ? c2_test2[i].slab : p == 1 ? c2_test2[i].slqb
 					: c2_test2[i].slub;

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "workloads/trace_load.h"
+#include "engine/array_size.h"
 
 /* The printed event names, with their kind. */
 static const struct {
@@ -332,7 +333,7 @@ static int kmem_event_index(const char *p, const char *e)
 {
 	if (starts_with(p, e, "kmem:"))
 		p += 5;
-	for (size_t i = 0; i < sizeof(kmem_events) / sizeof(kmem_events[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(kmem_events); i++)
 		if (span_is(p, e, kmem_events[i].name))
 			return (int)i;
 	return -1;
@@ -341,7 +342,7 @@ static int kmem_event_index(const char *p, const char *e)
 /* The bit of a field key, 0 for keys not used (gfp_flags, accounted, ...). */
 static unsigned field_bit(const char *p, const char *e)
 {
-	for (size_t i = 0; i < sizeof(field_keys) / sizeof(field_keys[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(field_keys); i++)
 		if (span_is(p, e, field_keys[i].key))
 			return field_keys[i].bit;
 	return 0;

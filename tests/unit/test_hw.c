@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "engine/engine.h"
+#include "engine/array_size.h"
 #include "hw/hw.h"
 #include "hw/machine.h"
 #include "hw/spinlock.h"
@@ -141,7 +142,7 @@ static void test_many_cpu_sharers(void **state)
 		{ 383, 255, 191, 64, 65, 66, -1 },
 	};
 	uint64_t t = 1000000;
-	for (size_t k = 0; k < sizeof(sets) / sizeof(sets[0]); k++)
+	for (size_t k = 0; k < ARRAY_SIZE(sets); k++)
 		for (int writer = 0; writer < g.ncpus; writer += 125) {
 			struct hw_line l;
 			hw_line_init(&gh, &l, 0);

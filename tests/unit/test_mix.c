@@ -15,6 +15,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "run/run_core.h"
+#include "engine/array_size.h"
 #include "workloads/mix_spec.h"
 
 static const char good[] =
@@ -176,7 +177,7 @@ static void test_bad_descriptions(void **state)
 {
 	(void)state;
 	static struct mix_spec s;
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
 		struct sim_err err = { "" };
 		if (parse(&s, bad[i].text, &err) != -1)
 			fail_msg("accepted: %s", bad[i].text);

@@ -14,6 +14,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "run/run_core.h"
+#include "engine/array_size.h"
 #include "kernel/slab.h"
 #include "kernel/wait.h"
 #include "policies/slub.h"
@@ -174,7 +175,7 @@ static void run_stress(const char *machine, const char *policy, const char *args
 	}
 	struct kernel *k = &st->r.k;
 	const size_t sizes[] = { 8, 64, 100, 192, 500, 1024, 4096 };
-	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(sizes); i++) {
 		struct kmem_cache *c = kmalloc_slab(k, sizes[i]);
 		if (c)
 			st->caches[st->ncaches++] = c;
@@ -221,7 +222,7 @@ static void test_every_policy_every_machine(void **state)
 		{ "magazine", "" },
 		{ "magazine", "magazine_update_ms=0.05 magazine_contention=0 magazine_reap=1" },
 	};
-	const int nconfigs = (int)(sizeof(configs) / sizeof(configs[0]));
+	const int nconfigs = ARRAY_SIZE(configs);
 	const char *list[64][2];
 	int nlist = 0;
 	for (int c = 0; c < nconfigs; c++) {

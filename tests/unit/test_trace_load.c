@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "workloads/trace_load.h"
+#include "engine/array_size.h"
 
 /* Parse a NUL-terminated line (copied into a buffer of exactly its length,
  * so that a read past len is caught by the sanitizers and valgrind). */
@@ -156,7 +157,7 @@ static void test_null_pointers(void **state)
 	};
 	char line[200];
 	struct trace_event ev;
-	for (size_t i = 0; i < sizeof(forms) / sizeof(forms[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(forms); i++) {
 		snprintf(line, sizeof(line), "init-1 [000] .N.. 0.150000: kfree: call_site=c10bf31a %s",
 			 forms[i]);
 		parse_event(line, &ev);
@@ -289,7 +290,7 @@ static void test_headers(void **state)
 	};
 	struct trace_event ev;
 	char why[64];
-	for (size_t i = 0; i < sizeof(headers) / sizeof(headers[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(headers); i++)
 		if (parse(headers[i], &ev, why, sizeof(why)) != TRACE_LINE_HEADER)
 			fail_msg("not a header: '%s'", headers[i]);
 	assert_int_equal(trace_parse_line(NULL, 0, &ev, why, sizeof(why)), TRACE_LINE_HEADER);
@@ -369,7 +370,7 @@ static void test_bad_lines(void **state)
 		{ "init-1 [000] 0.1: kfree: ptr=\x01\x7f", "kfree: bad ptr= '?\?'" },
 	};
 	char why[128];
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		bad_reason(cases[i].line, why, sizeof(why));
 		if (strcmp(why, cases[i].why))
 			fail_msg("'%s': reason '%s', expected '%s'", cases[i].line, why, cases[i].why);
@@ -819,7 +820,7 @@ static void fuzz_one(const char *s, size_t len, uint64_t *seed)
 static size_t mutate(char *out, size_t cap, uint64_t *seed)
 {
 	static const char special[] = " =[]:-.0123456789x\t\r\n(";
-	const char *s = fuzz_samples[rnd(seed) % (sizeof(fuzz_samples) / sizeof(fuzz_samples[0]))];
+	const char *s = fuzz_samples[rnd(seed) % (ARRAY_SIZE(fuzz_samples))];
 	size_t n = strlen(s), flips = rnd(seed) % 4;
 	memcpy(out, s, n);
 	if (rnd(seed) % 2) {	/* insert a token somewhere */
@@ -845,7 +846,7 @@ static void test_fuzz_lines(void **state)
 {
 	(void)state;
 	uint64_t seed = 0x5eed5eed12345678ull;
-	size_t nsamples = sizeof(fuzz_samples) / sizeof(fuzz_samples[0]), count = 0;
+	size_t nsamples = ARRAY_SIZE(fuzz_samples), count = 0;
 	char buf[1024];
 	/* every sample cut at every length, from the front and the back */
 	for (size_t i = 0; i < nsamples; i++) {
@@ -872,7 +873,7 @@ static void test_fuzz_lines(void **state)
 	size_t big = 100000;
 	char *line = malloc(big + 200);
 	assert_non_null(line);
-	for (size_t f = 0; f < sizeof(fills) / sizeof(fills[0]); f++) {
+	for (size_t f = 0; f < ARRAY_SIZE(fills); f++) {
 		size_t fl = strlen(fills[f]) ? strlen(fills[f]) : 1, n;
 		for (n = 0; n + fl <= big; n += fl)
 			memcpy(line + n, fills[f], fl);
