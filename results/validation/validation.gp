@@ -1,6 +1,6 @@
-set terminal pngcairo size 1260,1080
+set terminal pngcairo size 1680,1080
 set output 'validation.png'
-set multiplot layout 3,3 title 'slabsim validate: simulated against published (bars: acceptance bands)'
+set multiplot layout 3,4 title 'slabsim validate: simulated against published (bars: acceptance bands)'
 set logscale xy
 set format x '%g'
 set format y '%g'
@@ -27,20 +27,28 @@ set title 'V1'
 set xrange [0.396667:1.96052]
 set yrange [0.396667:1.96052]
 plot x lc rgb 'gray', 'validation.dat' index 4 using 1:2:3:4 with yerrorbars pt 7 ps 0.6 lc rgb '#0060a0'
+set title 'V2'
+set xrange [0.6358:3.19006]
+set yrange [0.6358:3.19006]
+plot x lc rgb 'gray', 'validation.dat' index 5 using 1:2:3:4 with yerrorbars pt 7 ps 0.6 lc rgb '#0060a0'
 set title 'V3'
 set xrange [0.600021:2.03123]
 set yrange [0.600021:2.03123]
-plot x lc rgb 'gray', 'validation.dat' index 5 using 1:2:3:4 with yerrorbars pt 7 ps 0.6 lc rgb '#0060a0'
+plot x lc rgb 'gray', 'validation.dat' index 6 using 1:2:3:4 with yerrorbars pt 7 ps 0.6 lc rgb '#0060a0'
 set title 'V4'
 set xrange [488.133:6089.85]
 set yrange [488.133:6089.85]
-plot x lc rgb 'gray', 'validation.dat' index 6 using 1:2:3:4 with yerrorbars pt 7 ps 0.6 lc rgb '#0060a0'
+plot x lc rgb 'gray', 'validation.dat' index 7 using 1:2:3:4 with yerrorbars pt 7 ps 0.6 lc rgb '#0060a0'
 set title 'V5'
 set xrange [0.619154:1.71604]
 set yrange [0.619154:1.71604]
-plot x lc rgb 'gray', 'validation.dat' index 7 using 1:2:3:4 with yerrorbars pt 7 ps 0.6 lc rgb '#0060a0'
+plot x lc rgb 'gray', 'validation.dat' index 8 using 1:2:3:4 with yerrorbars pt 7 ps 0.6 lc rgb '#0060a0'
 set title 'V6'
 set xrange [0.650393:1.52342]
 set yrange [0.650393:1.52342]
-plot x lc rgb 'gray', 'validation.dat' index 8 using 1:2:3:4 with yerrorbars pt 7 ps 0.6 lc rgb '#0060a0'
+plot x lc rgb 'gray', 'validation.dat' index 9 using 1:2:3:4 with yerrorbars pt 7 ps 0.6 lc rgb '#0060a0'
+set title 'V7'
+set xrange [0.666667:1500]
+set yrange [0.666667:1500]
+plot x lc rgb 'gray', 'validation.dat' index 10 using 1:2:3:4 with yerrorbars pt 7 ps 0.6 lc rgb '#0060a0'
 unset multiplot
