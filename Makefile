@@ -119,7 +119,7 @@ deps:
 # make test: everything, as CI runs it (packages, the MPI build, every unit
 # and command-line test; the scripts run TEST_JOBS at a time).
 # make check: the everyday loop: no package installs, no MPI build, the unit
-# tests and the command-line scripts but the slow ones, in about a minute.
+# tests and the command-line scripts but the slow ones, in under two minutes.
 TEST_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CLI_ALL   := $(sort $(wildcard tests/cli/test_*.sh))
 # the scripts that take more than ~20 s (make test runs them, make check not)
