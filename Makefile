@@ -133,7 +133,8 @@ CLI_FAST  := $(filter-out $(CLI_SLOW),$(CLI_ALL))
 test: deps
 	$(MAKE) all unit-bins mpi
 	$(MAKE) unit
-	$(MAKE) -k -j$(TEST_JOBS) --no-print-directory $(CLI_ALL:tests/cli/%.sh=cli/%)
+	$(MAKE) -k -j$(TEST_JOBS) --no-print-directory $(CLI_SLOW:tests/cli/%.sh=cli/%) \
+	  $(CLI_FAST:tests/cli/%.sh=cli/%)	# the long ones first: no long tail
 
 check: all unit-bins
 	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; SLABSIM_CHECK=1 $$t > $(BUILD)/$$(basename $$t).log 2>&1 || \
