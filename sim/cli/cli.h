@@ -16,6 +16,16 @@ int cmd_validate(int argc, char **argv);
 /* `slabsim run`, also recording every kmem event into `record` if not NULL. */
 int cmd_run_record(int argc, char **argv, const char *record);
 
+struct option;
+
+/* The next option of argv by getopt_long (reset optind to 0 before the
+ * first call; operands are argv[optind..argc) after the last); -1 at the
+ * end; CLI_OPT_ERROR after printing "CMD: unknown option 'X'" or "CMD: X
+ * needs a value" (the caller returns 2). */
+#define CLI_OPT_ERROR (-2)
+int cli_getopt(const char *cmd, int argc, char **argv, const char *shortopts,
+	       const struct option *longopts);
+
 /* Print "slabsim: <msg>" to stderr and return 2. */
 int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -1,6 +1,7 @@
 /* cmd_bench.c - `slabsim bench`: the engine's own speed, and the whole
  * model's on three reference hackbench runs (host time per event and per
  * simulated message). */
+#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -93,21 +94,24 @@ int cmd_bench(int argc, char **argv)
 {
 	const char *json = NULL;
 	bool quick = false, engine_only = false;
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
-			return fputs(bench_help, stdout), 0;
-		if (!strcmp(argv[i], "--quick"))
-			quick = true;
-		else if (!strcmp(argv[i], "--engine-only"))
-			engine_only = true;
-		else if (!strcmp(argv[i], "--runs"))
-			return print_runs(), 0;
-		else if (!strcmp(argv[i], "--json") && i + 1 < argc)
-			json = argv[++i];
-		else
-			return cli_usage_error("bench: unknown argument '%s' (slabsim bench --help)",
-					       argv[i]);
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' }, { "quick", no_argument, NULL, 'q' },
+		{ "engine-only", no_argument, NULL, 'e' }, { "runs", no_argument, NULL, 'r' },
+		{ "json", required_argument, NULL, 'j' }, { NULL, 0, NULL, 0 } };
+	optind = 0;
+	for (int c; (c = cli_getopt("bench", argc, argv, "h", longopts)) != -1;) {
+		switch (c) {
+		case 'h': return fputs(bench_help, stdout), 0;
+		case 'q': quick = true; break;
+		case 'e': engine_only = true; break;
+		case 'r': return print_runs(), 0;
+		case 'j': json = optarg; break;
+		default: return 2;
+		}
 	}
+	if (optind < argc)
+		return cli_usage_error("bench: unknown argument '%s' (slabsim bench --help)",
+				       argv[optind]);
 	uint64_t n = quick ? 2000000 : 30000000;
 	const unsigned int sizes[] = { 16, 1024, 65536 };
 	double hold[3];

@@ -3,6 +3,7 @@
  * several machines) into one, with its summary and plots. */
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,22 +30,22 @@ int cmd_merge(int argc, char **argv)
 	const char *dirs[1024], *out = NULL, *format = "png";
 	int ndirs = 0;
 	bool no_plot = false;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (!strcmp(a, "-h") || !strcmp(a, "--help"))
-			return fputs(merge_help, stdout), 0;
-		if (!strcmp(a, "--out") || !strcmp(a, "--format")) {
-			if (i + 1 >= argc)
-				return cli_usage_error("merge: %s needs a value", a);
-			*(!strcmp(a, "--out") ? &out : &format) = argv[++i];
-		} else if (!strcmp(a, "--no-plot")) {
-			no_plot = true;
-		} else if (a[0] != '-' && ndirs < 1024) {
-			dirs[ndirs++] = a;
-		} else {
-			return cli_usage_error("merge: unknown argument '%s' (slabsim merge --help)", a);
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' }, { "out", required_argument, NULL, 'o' },
+		{ "format", required_argument, NULL, 'f' }, { "no-plot", no_argument, NULL, 'n' },
+		{ NULL, 0, NULL, 0 } };
+	optind = 0;
+	for (int c; (c = cli_getopt("merge", argc, argv, "h", longopts)) != -1;) {
+		switch (c) {
+		case 'h': return fputs(merge_help, stdout), 0;
+		case 'o': out = optarg; break;
+		case 'f': format = optarg; break;
+		case 'n': no_plot = true; break;
+		default: return 2;
 		}
 	}
+	for (; optind < argc && ndirs < 1024; optind++)
+		dirs[ndirs++] = argv[optind];
 	if (!ndirs || !out)
 		return cli_usage_error("merge: usage: slabsim merge DIR... --out DIR");
 	if (strcmp(format, "png") && strcmp(format, "svg"))

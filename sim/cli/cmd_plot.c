@@ -1,5 +1,6 @@
 /* cmd_plot.c - `slabsim plot`: (re)draw a results folder's plots from its
  * summary.json, e.g. as svg for a mailing-list post. */
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,22 +23,24 @@ static const char plot_help[] =
 int cmd_plot(int argc, char **argv)
 {
 	const char *dir = NULL, *format = "png";
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' }, { "format", required_argument, NULL, 'f' },
+		{ NULL, 0, NULL, 0 } };
+	optind = 0;
+	for (int c; (c = cli_getopt("plot", argc, argv, "h", longopts)) != -1;) {
+		if (c == CLI_OPT_ERROR)
+			return 2;
+		if (c == 'h')
 			return fputs(plot_help, stdout), 0;
-		if (!strcmp(argv[i], "--format")) {
-			if (i + 1 >= argc)
-				return cli_usage_error("plot: --format needs png or svg");
-			format = argv[++i];
-			if (strcmp(format, "png") && strcmp(format, "svg"))
-				return cli_usage_error("plot: --format %s: expected png or svg", format);
-		} else if (argv[i][0] != '-' && !dir) {
-			dir = argv[i];
-		} else {
-			return cli_usage_error("plot: unknown argument '%s' (slabsim plot --help)",
-					       argv[i]);
-		}
+		format = optarg;	/* 'f' */
+		if (strcmp(format, "png") && strcmp(format, "svg"))
+			return cli_usage_error("plot: --format %s: expected png or svg", format);
 	}
+	if (optind < argc)
+		dir = argv[optind++];
+	if (optind < argc)
+		return cli_usage_error("plot: unknown argument '%s' (slabsim plot --help)",
+				       argv[optind]);
 	if (!dir)
 		return cli_usage_error("plot: which results? slabsim plot RESULTS_DIR");
 	char folder[4096], path[4200];

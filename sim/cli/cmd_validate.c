@@ -4,6 +4,7 @@
  * write summary.json and the plot of simulated against published. */
 #include <dirent.h>
 #include <errno.h>
+#include <getopt.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -73,38 +74,37 @@ static int parse_opts(int argc, char **argv, struct val_opts *o)
 	o->jobs = ncpu > 0 ? (int)ncpu : 1;
 	o->out = "out/validation";
 	o->names = calloc((size_t)argc + 1, sizeof(*o->names));
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' }, { "quick", no_argument, NULL, 'q' },
+		{ "no-plot", no_argument, NULL, 'n' }, { "list", no_argument, NULL, 'l' },
+		{ "fitted", no_argument, NULL, 'F' }, { "out", required_argument, NULL, 'o' },
+		{ NULL, 0, NULL, 0 } };
+	optind = 0;
+	for (int c; (c = cli_getopt("validate", argc, argv, "hj:", longopts)) != -1;) {
+		char *end;
+		long j;
+		switch (c) {
+		case 'h':
 			fputs(validate_help, stdout);
 			return 0;
-		} else if (!strcmp(a, "--quick")) {
-			o->quick = true;
-		} else if (!strcmp(a, "--no-plot")) {
-			o->no_plot = true;
-		} else if (!strcmp(a, "--list")) {
-			o->list = true;
-		} else if (!strcmp(a, "--fitted")) {
-			o->fitted = true;
-		} else if (!strcmp(a, "-j") || !strcmp(a, "--out")) {
-			if (i + 1 >= argc)
-				return cli_usage_error("%s needs a value (slabsim validate --help)", a);
-			const char *v = argv[++i];
-			if (!strcmp(a, "--out")) {
-				o->out = v;
-				continue;
-			}
-			char *end;
-			long j = strtol(v, &end, 10);
-			if (*end || end == v || j < 1 || j > 4096)
-				return cli_usage_error("-j: expected a count from 1 to 4096, not '%s'", v);
+		case 'q': o->quick = true; break;
+		case 'n': o->no_plot = true; break;
+		case 'l': o->list = true; break;
+		case 'F': o->fitted = true; break;
+		case 'o': o->out = optarg; break;
+		case 'j':
+			j = strtol(optarg, &end, 10);
+			if (*end || end == optarg || j < 1 || j > 4096)
+				return cli_usage_error("-j: expected a count from 1 to 4096, not '%s'",
+						       optarg);
 			o->jobs = (int)j;
-		} else if (a[0] == '-') {
-			return cli_usage_error("validate: unknown option '%s' (slabsim validate --help)", a);
-		} else {
-			o->names[o->nnames++] = a;
+			break;
+		default:
+			return 2;
 		}
 	}
+	for (; optind < argc; optind++)
+		o->names[o->nnames++] = argv[optind];
 	return -1;
 }
 

@@ -13,5 +13,5 @@ expect_exit 2 "run: unknown argument '--fast'" "$SLABSIM" run --fast
 expect_exit 2 "list: say what to list" "$SLABSIM" list
 expect_exit 2 "list: unknown list 'cpus'" "$SLABSIM" list cpus
 expect_exit 2 "show: expected" "$SLABSIM" show
-expect_exit 2 "bench: unknown argument" "$SLABSIM" bench --slow
+expect_exit 2 "bench: unknown option '--slow'" "$SLABSIM" bench --slow
 finish

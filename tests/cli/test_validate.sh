@@ -77,6 +77,9 @@ c["checks"][0]["colour"] = "red"
 json.dump(c, open(sys.argv[1] + "/key.json", "w"))
 PY
 expect_exit 0 "1 of 1 checks inside their bands" "$SLABSIM" validate "$TMP/cases/ok.json" --out "$TMP/v1" --no-plot
+# getopt_long's forms: --out=DIR, options before or after the cases
+expect_exit 0 "1 of 1 checks inside their bands" "$SLABSIM" validate --no-plot --out="$TMP/v1b" "$TMP/cases/ok.json"
+[ -s "$TMP/v1b/summary.json" ] || fail "validate --out=DIR wrote nothing there"
 expect_exit 1 "FAIL" "$SLABSIM" validate "$TMP/cases/off.json" --out "$TMP/v2" --no-plot
 expect_exit 0 "1 of 1 checks inside their bands" "$SLABSIM" validate "$TMP/cases/ratio.json" --out "$TMP/v3" --no-plot
 python3 - "$TMP/v3" <<'PY' || fail "over_path: the ratio is not the run's other_socket / smt"

@@ -1,0 +1,28 @@
+/* cli_getopt.c - the subcommands' options through getopt_long, with
+ * slabsim's own messages for an unknown option or a missing value. */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+int cli_getopt(const char *cmd, int argc, char **argv, const char *shortopts,
+	       const struct option *longopts)
+{
+	char opts[64];
+	snprintf(opts, sizeof(opts), ":%s", shortopts);	/* ':' reports a missing value */
+	opterr = 0;
+	int c = getopt_long(argc, argv, opts, longopts, NULL);
+	if (c == '?') {
+		const char *bad = argv[optind - 1];
+		cli_usage_error("%s: unknown option '%s' (slabsim %s --help)", cmd,
+				bad && bad[0] == '-' ? bad : "?", cmd);
+		return CLI_OPT_ERROR;
+	}
+	if (c == ':') {
+		cli_usage_error("%s: %s needs a value (slabsim %s --help)", cmd, argv[optind - 1],
+				cmd);
+		return CLI_OPT_ERROR;
+	}
+	return c;
+}
