@@ -1,5 +1,6 @@
 /* cmd_run.c - `slabsim run`: one simulation, its text report and JSON. */
 #include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,39 +95,45 @@ static int unknown_argument(const char *a)
 /* Read run's command line into a; 0, or the exit status of a usage error. */
 static int parse_run_args(int argc, char **argv, struct run_args *a)
 {
-	for (int i = 1; i < argc; i++) {
-		const char *arg = argv[i];
-		bool has = i + 1 < argc;
-		const char **value = !strcmp(arg, "-m") || !strcmp(arg, "--machine") ? &a->cfg.machine
-			: !strcmp(arg, "-p") || !strcmp(arg, "--policy") ? &a->cfg.policy
-			: !strcmp(arg, "-w") || !strcmp(arg, "--workload") ? &a->cfg.workload
-			: !strcmp(arg, "--json") ? &a->json : !strcmp(arg, "--plot") ? &a->plot : NULL;
-		bool numeric = !strcmp(arg, "--seed") || !strcmp(arg, "--profile-rows");
-		if ((value || numeric) && !has)
-			return cli_usage_error("run: %s needs a value (slabsim run --help)", arg);
-		if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
-			a->help = true;
-		} else if (value) {
-			*value = argv[++i];
-		} else if (!strcmp(arg, "--seed")) {
-			if (parse_u64(argv[++i], &a->cfg.seed) < 0)
-				return cli_usage_error("--seed %s: not a non-negative integer", argv[i]);
-		} else if (!strcmp(arg, "--profile-rows")) {
-			uint64_t v;
-			if (parse_u64(argv[++i], &v) < 0 || v > 1000)
-				return cli_usage_error("--profile-rows %s: expected 0..1000", argv[i]);
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' }, { "machine", required_argument, NULL, 'm' },
+		{ "policy", required_argument, NULL, 'p' },
+		{ "workload", required_argument, NULL, 'w' },
+		{ "seed", required_argument, NULL, 's' }, { "json", required_argument, NULL, 'J' },
+		{ "plot", required_argument, NULL, 'P' },
+		{ "profile-rows", required_argument, NULL, 'r' },
+		{ "compare", no_argument, NULL, 'c' }, { "quiet", no_argument, NULL, 'q' },
+		{ "check", no_argument, NULL, 'k' }, { NULL, 0, NULL, 0 } };
+	optind = 0;
+	for (int c; (c = cli_getopt("run", argc, argv, "hm:p:w:", longopts)) != -1;) {
+		uint64_t v;
+		switch (c) {
+		case 'h': a->help = true; break;
+		case 'm': a->cfg.machine = optarg; break;
+		case 'p': a->cfg.policy = optarg; break;
+		case 'w': a->cfg.workload = optarg; break;
+		case 'J': a->json = optarg; break;
+		case 'P': a->plot = optarg; break;
+		case 'c': a->cfg.compare = true; break;
+		case 'q': a->quiet = true; break;
+		case 'k': break;	/* invariants are always checked at the end of a run */
+		case 's':
+			if (parse_u64(optarg, &a->cfg.seed) < 0)
+				return cli_usage_error("--seed %s: not a non-negative integer", optarg);
+			break;
+		case 'r':
+			if (parse_u64(optarg, &v) < 0 || v > 1000)
+				return cli_usage_error("--profile-rows %s: expected 0..1000", optarg);
 			a->rows = (int)v;
-		} else if (!strcmp(arg, "--compare")) {
-			a->cfg.compare = true;
-		} else if (!strcmp(arg, "--quiet")) {
-			a->quiet = true;
-		} else if (!strcmp(arg, "--check")) {
-			/* invariants are always checked at the end of a run */
-		} else if (arg[0] != '-' && strchr(arg, '=')) {
-			a->assign[a->cfg.nassign++] = arg;
-		} else {
-			return unknown_argument(arg);
+			break;
+		default:
+			return 2;
 		}
+	}
+	for (; optind < argc; optind++) {	/* NAME=VALUE */
+		if (!strchr(argv[optind], '='))
+			return unknown_argument(argv[optind]);
+		a->assign[a->cfg.nassign++] = argv[optind];
 	}
 	if (!a->help && (!a->cfg.machine || !a->cfg.policy || !a->cfg.workload))
 		return cli_usage_error("run: -m MACHINE, -p POLICY and -w WORKLOAD are required "

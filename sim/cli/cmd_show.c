@@ -1,5 +1,6 @@
 /* cmd_show.c - `slabsim show machine NAME` (topology and hand-off costs) and
  * `slabsim show policy NAME` (the effective geometry of every cache). */
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -159,18 +160,24 @@ static int show_policy(int argc, char **argv)
 	const char **assign = calloc((size_t)argc + 1, sizeof(*assign));
 	const char *json = NULL;
 	int status = 2;
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "-m") && i + 1 < argc)
-			cfg.machine = argv[++i];
-		else if (!strcmp(argv[i], "--json") && i + 1 < argc)
-			json = argv[++i];
-		else if (argv[i][0] != '-' && strchr(argv[i], '='))
-			assign[cfg.nassign++] = argv[i];
-		else {
+	static const struct option longopts[] = {
+		{ "machine", required_argument, NULL, 'm' }, { "json", required_argument, NULL, 'J' },
+		{ NULL, 0, NULL, 0 } };
+	optind = 0;
+	for (int c; (c = cli_getopt("show", argc, argv, "m:", longopts)) != -1;) {
+		if (c == CLI_OPT_ERROR) {
+			free(assign);
+			return 2;
+		}
+		*(c == 'm' ? &cfg.machine : &json) = optarg;
+	}
+	for (; optind < argc; optind++) {	/* NAME=VALUE */
+		if (!strchr(argv[optind], '=')) {
 			free(assign);
 			return cli_usage_error("show policy: unknown argument '%s' (slabsim show --help)",
-					       argv[i]);
+					       argv[optind]);
 		}
+		assign[cfg.nassign++] = argv[optind];
 	}
 	cfg.assign = assign;
 	struct run *r = calloc(1, sizeof(*r));

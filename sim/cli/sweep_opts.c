@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,50 +35,57 @@ int sweep_parse_opts(int argc, char **argv, struct sweep_opts *o, const char *he
 	o->shard_n = 1;
 	static const char *assign[512];
 	o->assign = assign;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		const char *next = i + 1 < argc ? argv[i + 1] : NULL;
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' }, { "out", required_argument, NULL, 'o' },
+		{ "replicates", required_argument, NULL, 'r' },
+		{ "shard", required_argument, NULL, 's' }, { "format", required_argument, NULL, 'f' },
+		{ "resume", no_argument, NULL, 'R' }, { "force", no_argument, NULL, 'F' },
+		{ "no-plot", no_argument, NULL, 'n' }, { NULL, 0, NULL, 0 } };
+	optind = 0;
+	for (int c; (c = cli_getopt("sweep", argc, argv, "hj:", longopts)) != -1;) {
+		const char *v = optarg;
+		char extra;
+		switch (c) {
+		case 'h':
 			fputs(help, stdout);
 			return 0;
-		} else if (!strcmp(a, "-j") || !strcmp(a, "--out") || !strcmp(a, "--replicates") ||
-			   !strcmp(a, "--shard") || !strcmp(a, "--format")) {
-			if (!next)
-				return cli_usage_error("sweep: %s needs a value (slabsim sweep --help)", a);
-			i++;
-			if (!strcmp(a, "-j") && parse_count(next, 1, 4096, &o->jobs) < 0)
-				return cli_usage_error("sweep: -j %s: expected 1..4096 workers", next);
-			if (!strcmp(a, "--replicates") && parse_count(next, 1, 10000, &o->replicates) < 0)
-				return cli_usage_error("sweep: --replicates %s: expected 1..10000", next);
-			if (!strcmp(a, "--out"))
-				snprintf(o->out, sizeof(o->out), "%s", next);
-			if (!strcmp(a, "--format")) {
-				o->format = next;
-				if (strcmp(next, "png") && strcmp(next, "svg"))
-					return cli_usage_error("sweep: --format %s: expected png or svg",
-							       next);
-			}
-			if (!strcmp(a, "--shard")) {
-				char extra;
-				o->shard = next;
-				if (sscanf(next, "%d/%d%c", &o->shard_i, &o->shard_n, &extra) != 2 ||
-				    o->shard_n < 1 || o->shard_i < 0 || o->shard_i >= o->shard_n)
-					return cli_usage_error("sweep: --shard %s: expected I/N with "
-							       "0 <= I < N", next);
-			}
-		} else if (!strcmp(a, "--resume")) {
-			o->resume = true;
-		} else if (!strcmp(a, "--force")) {
-			o->force = true;
-		} else if (!strcmp(a, "--no-plot")) {
-			o->no_plot = true;
-		} else if (a[0] != '-' && strchr(a, '=') && o->nassign < 512) {
-			o->assign[o->nassign++] = a;
-		} else if (a[0] != '-' && !o->file) {
-			o->file = a;
-		} else {
-			return cli_usage_error("sweep: unknown argument '%s' (slabsim sweep --help)", a);
+		case 'j':
+			if (parse_count(v, 1, 4096, &o->jobs) < 0)
+				return cli_usage_error("sweep: -j %s: expected 1..4096 workers", v);
+			break;
+		case 'r':
+			if (parse_count(v, 1, 10000, &o->replicates) < 0)
+				return cli_usage_error("sweep: --replicates %s: expected 1..10000", v);
+			break;
+		case 'o':
+			snprintf(o->out, sizeof(o->out), "%s", v);
+			break;
+		case 'f':
+			o->format = v;
+			if (strcmp(v, "png") && strcmp(v, "svg"))
+				return cli_usage_error("sweep: --format %s: expected png or svg", v);
+			break;
+		case 's':
+			o->shard = v;
+			if (sscanf(v, "%d/%d%c", &o->shard_i, &o->shard_n, &extra) != 2 ||
+			    o->shard_n < 1 || o->shard_i < 0 || o->shard_i >= o->shard_n)
+				return cli_usage_error("sweep: --shard %s: expected I/N with "
+						       "0 <= I < N", v);
+			break;
+		case 'R': o->resume = true; break;
+		case 'F': o->force = true; break;
+		case 'n': o->no_plot = true; break;
+		default: return 2;
 		}
+	}
+	for (; optind < argc; optind++) {	/* the experiment file and NAME=VALUE */
+		const char *a = argv[optind];
+		if (strchr(a, '=') && o->nassign < 512)
+			o->assign[o->nassign++] = a;
+		else if (!o->file)
+			o->file = a;
+		else
+			return cli_usage_error("sweep: unknown argument '%s' (slabsim sweep --help)", a);
 	}
 	if (!o->file)
 		return cli_usage_error("sweep: which experiment? slabsim sweep EXPERIMENT.json "

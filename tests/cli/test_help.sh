@@ -9,7 +9,7 @@ expect_exit 2 "usage: slabsim COMMAND" "$SLABSIM"
 expect_exit 2 "unknown command 'fly'" "$SLABSIM" fly
 expect_exit 2 "run: -m MACHINE, -p POLICY and -w WORKLOAD are required" "$SLABSIM" run -m tigerton
 expect_exit 2 "run: --seed needs a value" "$SLABSIM" run -m tigerton -p slub -w hackbench --seed
-expect_exit 2 "run: unknown argument '--fast'" "$SLABSIM" run --fast
+expect_exit 2 "run: unknown option '--fast'" "$SLABSIM" run --fast
 expect_exit 2 "list: say what to list" "$SLABSIM" list
 expect_exit 2 "list: unknown list 'cpus'" "$SLABSIM" list cpus
 expect_exit 2 "show: expected" "$SLABSIM" show
