@@ -43,13 +43,9 @@ struct sim_cpu {
 	bool idle_wait;		/* suspended in the idle loop (not spinning) */
 	struct fiber *cur;	/* the fiber running on this CPU */
 	struct engine *eng;
-	void *kernel;		/* the kernel model's per-CPU state */
 	uint64_t busy;		/* cycles charged (all but idle) */
 	uint64_t slab;		/* of which inside the slab allocator */
 	uint64_t spin;		/* of which spinning on a lock */
-	uint64_t stores_done;	/* the store buffer has drained by then */
-	uint64_t last_store_line;	/* the line of the last store miss, and */
-	int64_t store_stride;		/* its distance from the one before (strides are prefetched) */
 };
 
 struct engine {

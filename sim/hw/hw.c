@@ -22,12 +22,14 @@ int hw_init(struct hw *hw, struct engine *eng, const struct machine *m, struct s
 	hw->hub = calloc((size_t)m->nodes, sizeof(*hw->hub));
 	hw->home = calloc((size_t)m->nodes, sizeof(*hw->home));
 	hw->waiter = calloc((size_t)m->ncpus, sizeof(*hw->waiter));
+	hw->sb = calloc((size_t)m->ncpus, sizeof(*hw->sb));
 	hw->scratch = calloc((size_t)m->ncpus, sizeof(*hw->scratch));
 	hw->llc = calloc((size_t)m->ndies, sizeof(*hw->llc));
 	hw->l1 = calloc((size_t)m->ncores, sizeof(*hw->l1));
 	if (!hw->llc || !hw->l1 || hw_caches_layout(hw, 1, 32) < 0)	/* any memory: wide */
 		return sim_fail(err, "out of memory for the caches");
-	if (!hw->bus || !hw->link || !hw->hub || !hw->home || !hw->waiter || !hw->scratch)
+	if (!hw->bus || !hw->link || !hw->hub || !hw->home || !hw->waiter || !hw->sb ||
+	    !hw->scratch)
 		return sim_fail(err, "out of memory");
 	for (int i = 0; i < m->ncpus; i++)
 		hw->waiter[i].cpu = i;
@@ -126,6 +128,7 @@ void hw_destroy(struct hw *hw)
 	free(hw->hub);
 	free(hw->home);
 	free(hw->waiter);
+	free(hw->sb);
 	free(hw->scratch);
 	hostmem_free(hw->cache_mem, hw->cache_bytes);
 	free(hw->llc);
@@ -586,7 +589,7 @@ void hw_write(struct hw *hw, struct sim_cpu *cpu, struct hw_line *l)
 
 void hw_atomic(struct hw *hw, struct sim_cpu *cpu, struct hw_line *l)
 {
-	hw_drain_stores(cpu);
+	hw_drain_stores(hw, cpu);
 	if (l->owner == cpu->id && !l->watch) {
 		cpu_charge(cpu, hw->m->atomic);
 		l->written = cpu->clock;
@@ -731,15 +734,16 @@ void hw_obj_access(struct hw *hw, struct sim_cpu *cpu, hw_objline *ol, uint64_t 
 		 * isolated store miss costs the core nothing until a locked op
 		 * drains it, a run of them throttles the core to one every
 		 * latency / RFOs in flight */
-		int64_t stride = (int64_t)(line - cpu->last_store_line);
-		uint32_t rfos = stride == cpu->store_stride && stride > 0 && stride < 64
+		struct hw_store_buffer *sb = &hw->sb[c];
+		int64_t stride = (int64_t)(line - sb->last_store_line);
+		uint32_t rfos = stride == sb->store_stride && stride > 0 && stride < 64
 			? hw->stream_mlp : hw->mlp;
-		cpu->store_stride = stride;
-		cpu->last_store_line = line;
+		sb->store_stride = stride;
+		sb->last_store_line = line;
 		uint64_t landed = t + all;
-		if (cpu->stores_done + all / rfos > landed)
-			landed = cpu->stores_done + all / rfos;
-		cpu->stores_done = landed;
+		if (sb->stores_done + all / rfos > landed)
+			landed = sb->stores_done + all / rfos;
+		sb->stores_done = landed;
 		cpu_charge(cpu, landed - (t + all));
 	} else {
 		cpu_charge(cpu, all);

@@ -57,6 +57,14 @@ struct hw_stats {
 
 struct hw_lock_class;
 
+/* A CPU's store buffer (x86 TSO): when its stores have drained, and the
+ * stride of its store misses (a steady stride is prefetched). */
+struct hw_store_buffer {
+	uint64_t stores_done;		/* the store buffer has drained by then */
+	uint64_t last_store_line;	/* the line of the last store miss, and */
+	int64_t store_stride;		/* its distance from the one before */
+};
+
 struct hw {
 	struct engine *eng;
 	const struct machine *m;
@@ -66,6 +74,7 @@ struct hw {
 	struct hw_res *home;		/* home agent per node */
 	struct hw_res *link;		/* inter-socket link per socket */
 	struct hw_waiter *waiter;	/* one per CPU: a CPU spins on one lock */
+	struct hw_store_buffer *sb;	/* one per CPU: x86's store buffer */
 	struct hw_waiter **scratch;	/* ncpus slots for ordering re-reads */
 	struct hw_stats stats;
 	struct hw_lock_class *classes;	/* registered lock classes, for reports */
@@ -129,10 +138,11 @@ void hw_obj_access(struct hw *hw, struct sim_cpu *cpu, hw_objline *ol, uint64_t 
 /* A locked instruction first waits for the store buffer to drain (x86
  * TSO). Lock paths call this before they sync, so no yield separates their
  * look at the lock from their atomic. */
-static inline void hw_drain_stores(struct sim_cpu *cpu)
+static inline void hw_drain_stores(struct hw *hw, struct sim_cpu *cpu)
 {
-	if (cpu->stores_done > cpu->clock)
-		cpu_charge(cpu, cpu->stores_done - cpu->clock);
+	uint64_t done = hw->sb[cpu->id].stores_done;
+	if (done > cpu->clock)
+		cpu_charge(cpu, done - cpu->clock);
 }
 
 /* hw_obj_access with write: a store that misses costs the CPU only its

@@ -120,7 +120,7 @@ void hw_spin_lock(struct hw *hw, struct sim_cpu *cpu, struct hw_lock *lk)
 {
 	int prev = sym_enter(cpu, lock_sym(lk, cpu));
 	cpu_charge(cpu, lock_cost(hw, lk, hw->cost_spin_lock));
-	hw_drain_stores(cpu);
+	hw_drain_stores(hw, cpu);
 	cpu_sync(cpu);
 	bool bounce = lk->line->owner != cpu->id;
 	bool free = lk->holder < 0;
@@ -140,7 +140,7 @@ bool hw_spin_trylock(struct hw *hw, struct sim_cpu *cpu, struct hw_lock *lk)
 {
 	int prev = sym_enter(cpu, lock_sym(lk, cpu));
 	cpu_charge(cpu, lock_cost(hw, lk, hw->cost_spin_lock));
-	hw_drain_stores(cpu);
+	hw_drain_stores(hw, cpu);
 	cpu_sync(cpu);
 	bool ticketed = lk->ops->ticketed, read_first = lk->ops->read_first;
 	if (read_first)
