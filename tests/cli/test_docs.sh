@@ -9,6 +9,7 @@ files = subprocess.run(["git", "ls-files"], capture_output=True, text=True).stdo
 if not files:	# not a git checkout: every file under here
     files = [os.path.relpath(os.path.join(d, f)) for d, _, fs in os.walk(".") for f in fs]
 bad = []
+outside = "." + "./" + "sha" + "red"	# the notes a clone does not have, spelled so this file does not name them
 for f in files:
     if f.startswith(("results/", "out/")) and not f.endswith("README.md"):
         continue
@@ -18,8 +19,8 @@ for f in files:
         text = open(f, encoding="utf-8").read()
     except UnicodeDecodeError:
         continue
-    if "../shared" in text and f != "tests/cli/test_docs.sh":
-        bad.append("%s: names ../shared" % f)
+    if outside in text:
+        bad.append("%s: names %s" % (f, outside))
     if f.endswith(".md"):
         for target in re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", text):
             if "://" in target:
