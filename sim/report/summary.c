@@ -1,5 +1,6 @@
 /* summary.c - per-point statistics of a sweep, from the runs' JSON. */
 #include "summary.h"
+#include "outfile.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -401,11 +402,10 @@ static void csv_number(FILE *f, const cJSON *v)
 
 int summary_write_csv(const char *path, const cJSON *summary, struct sim_err *err)
 {
-	char tmp[4096];
-	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid());
-	FILE *f = fopen(tmp, "w");
+	struct out_file o;
+	FILE *f = out_open(&o, path, err);
 	if (!f)
-		return sim_fail(err, "cannot write %s: %s", tmp, strerror(errno));
+		return -1;
 	const cJSON *dims = cJSON_GetObjectItemCaseSensitive(summary, "dimensions");
 	const cJSON *mets = cJSON_GetObjectItemCaseSensitive(summary, "metrics");
 	const cJSON *d, *m, *p;
@@ -440,11 +440,5 @@ int summary_write_csv(const char *path, const cJSON *summary, struct sim_err *er
 		}
 		fputc('\n', f);
 	}
-	bool ok = !ferror(f);
-	ok = fclose(f) == 0 && ok;
-	if (!ok || rename(tmp, path) < 0) {
-		unlink(tmp);
-		return sim_fail(err, "cannot write %s: %s", path, strerror(errno));
-	}
-	return 0;
+	return out_close(&o, true, err);
 }
