@@ -179,8 +179,7 @@ static int execute_and_report(struct run *r, const struct run_args *a, struct si
 	FILE *txt = a->json && !strcmp(a->json, "-") ? stderr : stdout;
 	if (a->quiet) {
 		fprintf(txt, "%s\n", r->res.line);
-		if (r->wl->print)
-			r->wl->print(r->wstate, txt, a->cfg.compare);
+		report_workload_print(txt, r, a->cfg.compare);
 	} else {
 		report_text(txt, r, a->rows);
 	}

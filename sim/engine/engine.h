@@ -37,14 +37,16 @@ struct sim_cpu {
 	uint64_t clock;		/* this CPU's simulated time, in cycles */
 	int id;
 	int sym;		/* profile symbol being charged */
-	int in_slab;		/* > 0 while inside the slab allocator */
+	int region;		/* > 0 while inside an upper layer's tallied region
+				 * (cpu_region_enter/exit; the kernel's: the slab
+				 * allocator) */
 	bool queued;		/* waiting in the engine's ready heap */
 	bool asleep;		/* suspended, waiting for eng_wake_cpu */
 	bool idle_wait;		/* suspended in the idle loop (not spinning) */
 	struct fiber *cur;	/* the fiber running on this CPU */
 	struct engine *eng;
 	uint64_t busy;		/* cycles charged (all but idle) */
-	uint64_t slab;		/* of which inside the slab allocator */
+	uint64_t in_region;	/* of which inside the tallied region */
 	uint64_t spin;		/* of which spinning on a lock */
 };
 
@@ -100,8 +102,8 @@ static inline void cpu_charge(struct sim_cpu *cpu, uint64_t cycles)
 {
 	cpu->clock += cycles;
 	cpu->busy += cycles;
-	if (cpu->in_slab)
-		cpu->slab += cycles;
+	if (cpu->region)
+		cpu->in_region += cycles;
 	cpu->eng->prof.cycles[cpu->sym] += cycles;
 }
 
@@ -111,9 +113,22 @@ static inline void cpu_charge_spin(struct sim_cpu *cpu, int sym, uint64_t cycles
 	cpu->clock += cycles;
 	cpu->busy += cycles;
 	cpu->spin += cycles;
-	if (cpu->in_slab)
-		cpu->slab += cycles;
+	if (cpu->region)
+		cpu->in_region += cycles;
 	cpu->eng->prof.cycles[sym] += cycles;
+}
+
+/* Open and close a tallied region: the cycles charged while one is open
+ * (regions nest) are counted apart in cpu->in_region; the layer above says
+ * what the region is (the kernel: inside the slab allocator). */
+static inline void cpu_region_enter(struct sim_cpu *cpu)
+{
+	cpu->region++;
+}
+
+static inline void cpu_region_exit(struct sim_cpu *cpu)
+{
+	cpu->region--;
 }
 
 /* Enter a kernel-named symbol; returns the previous one for sym_exit. */

@@ -173,7 +173,7 @@ void kernel_mark(struct kernel *k, bool start)
 	k->win.busy[w] = k->win.slab[w] = k->win.spin[w] = 0;
 	for (int c = 0; c < eng->ncpus; c++) {
 		k->win.busy[w] += eng->cpus[c].busy;
-		k->win.slab[w] += eng->cpus[c].slab;
+		k->win.slab[w] += eng->cpus[c].in_region;	/* slab.c tallies the allocator */
 		k->win.spin[w] += eng->cpus[c].spin;
 	}
 	memcpy(k->win.cycles[w], eng->prof.cycles, sizeof(k->win.cycles[w]));

@@ -207,10 +207,10 @@ kaddr_t kmem_cache_alloc(struct kernel *k, struct sim_cpu *cpu, struct kmem_cach
 {
 	uint16_t site = kmem_site_current(&k->kmem, &k->eng->prof, cpu);
 	int psym = sym_enter(cpu, k->sym_cache_alloc);
-	cpu->in_slab++;
+	cpu_region_enter(cpu);	/* the slab allocator's time */
 	kaddr_t obj = k->policy->alloc(k->pstate, real_cache(c), cpu,
 				       -1);
-	cpu->in_slab--;
+	cpu_region_exit(cpu);
 	sym_exit(cpu, psym);
 	if (obj)
 		note_alloc(k, cpu, c, obj, site, c->object_size, KMEM_EV_CACHE_ALLOC);
@@ -222,9 +222,9 @@ void kmem_cache_free(struct kernel *k, struct sim_cpu *cpu, struct kmem_cache *c
 	if (!note_free(k, cpu, c, obj, KMEM_EV_CACHE_FREE))
 		return;
 	int psym = sym_enter(cpu, k->sym_cache_free);
-	cpu->in_slab++;
+	cpu_region_enter(cpu);
 	k->policy->free(k->pstate, real_cache(c), cpu, obj);
-	cpu->in_slab--;
+	cpu_region_exit(cpu);
 	sym_exit(cpu, psym);
 }
 
@@ -235,9 +235,9 @@ static kaddr_t do_kmalloc(struct kernel *k, struct sim_cpu *cpu, size_t size, in
 	int psym = sym_enter(cpu, sym);
 	kaddr_t obj = 0;
 	if (c) {
-		cpu->in_slab++;
+		cpu_region_enter(cpu);
 		obj = k->policy->alloc(k->pstate, real_cache(c), cpu, -1);
-		cpu->in_slab--;
+		cpu_region_exit(cpu);
 		if (obj)
 			note_alloc(k, cpu, c, obj, site, (uint32_t)size, KMEM_EV_KMALLOC);
 	} else if (size <= KMALLOC_LARGE_MAX) {	/* kmalloc_large(): the page allocator */
@@ -284,9 +284,9 @@ void kfree(struct kernel *k, struct sim_cpu *cpu, kaddr_t obj)
 	if (page->flags & PG_slab) {
 		struct kmem_cache *c = page->slab;
 		if (note_free(k, cpu, c, obj, KMEM_EV_KFREE)) {
-			cpu->in_slab++;
+			cpu_region_enter(cpu);
 			k->policy->free(k->pstate, c, cpu, obj);
-			cpu->in_slab--;
+			cpu_region_exit(cpu);
 		}
 	} else {	/* put_page() of a kmalloc_large block */
 		unsigned int order = (unsigned int)(page->flags & PG_head ? page->order : 0);

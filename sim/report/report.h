@@ -35,6 +35,10 @@ cJSON *report_cache_geometry(const struct kernel *k, struct kmem_cache *c);
 
 void report_text(FILE *out, const struct run *r, int profile_rows);
 
+/* The workload's own output lines; with `compare` (run --compare), the
+ * published figures of the run's policy beside them (published.c). */
+void report_workload_print(FILE *out, const struct run *r, bool compare);
+
 /* perf kmem stat: the top `rows` call sites and caches, and the SUMMARY. */
 void report_kmem_text(FILE *out, const struct run *r, int rows);
 cJSON *report_kmem_json(const struct run *r);

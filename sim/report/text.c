@@ -197,8 +197,7 @@ void report_text(FILE *out, const struct run *r, int profile_rows)
 	report_window(r, &w);
 	print_header(out, r);
 	fprintf(out, "%s\n", r->res.line);
-	if (r->wl->print)
-		r->wl->print(r->wstate, out, r->cfg.compare);
+	report_workload_print(out, r, r->cfg.compare);
 	double total = 0;
 	for (int c = 0; c < r->eng.ncpus; c++)
 		if ((double)r->eng.cpus[c].clock > total)

@@ -30,7 +30,7 @@ void report_window(const struct run *r, struct run_window *w)
 		busy1 = slab1 = spin1 = 0;
 		for (int c = 0; c < eng->ncpus; c++) {
 			busy1 += eng->cpus[c].busy;
-			slab1 += eng->cpus[c].slab;
+			slab1 += eng->cpus[c].in_region;
 			spin1 += eng->cpus[c].spin;
 			if (eng->cpus[c].clock > t1)
 				t1 = eng->cpus[c].clock;

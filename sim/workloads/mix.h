@@ -92,7 +92,7 @@ int mix_start(struct kernel *k, const struct mix_spec *spec, const char *who, in
 /* The workload hooks both workloads share (mix_report.c). */
 void mix_result(void *state, struct workload_result *r);
 int mix_check(void *state, struct sim_err *err);
-void mix_print(void *state, FILE *out, bool compare);
+void mix_print(void *state, FILE *out, const struct wl_published *published);
 void mix_destroy(void *state);
 
 #endif

@@ -84,9 +84,9 @@ void mix_result(void *state, struct workload_result *r)
 }
 
 /* Per cache: allocations and who freed them. */
-void mix_print(void *state, FILE *out, bool compare)
+void mix_print(void *state, FILE *out, const struct wl_published *published)
 {
-	(void)compare;
+	(void)published;
 	struct mix *mx = state;
 	if (*mx->spec.description)
 		fprintf(out, "# %s\n", mx->spec.description);

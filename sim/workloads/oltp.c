@@ -258,7 +258,7 @@ static void oltp_result(void *state, struct workload_result *r)
 }
 
 /* vmstat's view of the window, beside the published profile. */
-static void oltp_print(void *state, FILE *out, bool compare)
+static void oltp_print(void *state, FILE *out, const struct wl_published *published)
 {
 	struct oltp *o = state;
 	double secs = (double)(o->t1 - o->t0) / (o->k->m->ghz * 1e9);

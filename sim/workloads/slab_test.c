@@ -397,11 +397,10 @@ static void st_result(void *state, struct workload_result *r)
 	}
 }
 
-static void st_print(void *state, FILE *out, bool compare)
+static void st_print(void *state, FILE *out, const struct wl_published *published)
 {
 	struct slab_test *st = state;
-	slab_test_print(out, st->res, st->nres, st->ncpus, st->count, compare,
-			st->k->policy->name);
+	slab_test_print(out, st->res, st->nres, st->ncpus, st->count, published);
 }
 
 static int st_check(void *state, struct sim_err *err)

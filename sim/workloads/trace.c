@@ -387,7 +387,7 @@ static void trace_result(void *state, struct workload_result *r)
 }
 
 /* The replay's own lines: what was replayed, and each problem with lines. */
-static void trace_print(void *state, FILE *out, bool compare)
+static void trace_print(void *state, FILE *out, const struct wl_published *published)
 {
 	struct trace_replay *tr = state;
 	const struct trace *t = &tr->t;

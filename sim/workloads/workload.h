@@ -21,6 +21,18 @@ struct workload_result {
 	struct steady_outcome sample;	/* sample=: what was simulated, what extrapolated */
 };
 
+/* Published figures a workload prints beside its own lines (--compare),
+ * found by the workload's own row keys. The layer above picks them (by the
+ * run's policy), so a workload never learns which design ran. */
+struct wl_published {
+	const char *label;	/* shown beside each figure, e.g. "C2 slub" */
+	/* The figures of row (`test`, `size`): alloc and free (a test of
+	 * pairs: the pair in *alloc); false if there are none. */
+	bool (*row)(const struct wl_published *p, int test, int size, double *alloc,
+		    double *free_);
+	int column;		/* which of its columns `row` reads */
+};
+
 struct workload {
 	const char *name;
 	const char *description;
@@ -38,8 +50,9 @@ struct workload {
 	 * plot and runs gnuplot (a workload never runs it). */
 	void (*plot)(void *state, FILE *dat, FILE *gp, const char *path);
 	/* Optional: its own output lines (a kernel module's printk), printed
-	 * after the result line; with `compare`, published figures beside them. */
-	void (*print)(void *state, FILE *out, bool compare);
+	 * after the result line; with `published` (--compare, else NULL), the
+	 * published figures beside them. */
+	void (*print)(void *state, FILE *out, const struct wl_published *published);
 	/* What `--compare` compares with, or NULL if the workload has nothing. */
 	const char *compare;
 	void (*destroy)(void *state);

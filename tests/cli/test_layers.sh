@@ -43,4 +43,26 @@ for b in bad:
 assert seen > 250, seen	# the scan found the includes
 sys.exit(1 if bad else 0)
 PY
+# Couplings no #include shows: the engine's CPU knows nothing of slabs (the
+# kernel tallies its allocator's time through the engine's generic region)
+# and no workload reads the name of the policy that ran (--compare's
+# published column is the report's choice, sim/report/published.c).
+python3 - <<'PY' || fail "a layer knows what it must not"
+import glob, re, sys
+bad = []
+def code(path):	# the file without its comments and strings
+    s = open(path).read()
+    s = re.sub(r'/\*.*?\*/', ' ', s, flags=re.S)
+    s = re.sub(r'//[^\n]*', ' ', s)
+    return re.sub(r'"(\\.|[^"\\])*"', '""', s)
+for f in sorted(glob.glob("sim/engine/*.[ch]")):
+    for m in re.finditer(r'\w*slab\w*', code(f)):
+        bad.append("%s: the engine names %s" % (f, m.group(0)))
+for f in sorted(glob.glob("sim/workloads/*.[ch]")):
+    if re.search(r'policy\s*->\s*name', code(f)):
+        bad.append("%s: a workload reads the policy's name" % f)
+for b in bad:
+    print(b)
+sys.exit(1 if bad else 0)
+PY
 finish

@@ -22,6 +22,16 @@ json "$TMP/st.json" "all(len(t['per_cpu']) == 8 for t in d['result']['tests'] if
 json "$TMP/st.json" "all(t['per_cpu'][0][0] == 0 and t['per_cpu'][0][1] > 0 and t['per_cpu'][1][1] == 0 for t in d['result']['tests'] if t['test'] == 4)"
 # SLUB hands kmalloc above PAGE_SIZE (2.6.26) to the page allocator: test 2 jumps at 8192
 json "$TMP/st.json" "[t['alloc_cycles'] for t in d['result']['tests'] if t['test'] == 2 and t['size'] == 8192][0] > 3 * [t['alloc_cycles'] for t in d['result']['tests'] if t['test'] == 2 and t['size'] == 4096][0]"
+# --compare picks C2's column by the run's policy (the report's choice, not
+# the workload's): SLAB's figures for slab, a line saying there are none
+# for a design C2 did not measure, and nothing without --compare
+expect_exit 0 "[C2 slab: 77 / 128]" "$SLABSIM" run -m core2-ep -p slab \
+	-w "slab_test run=1 max_size=8" --compare --quiet
+expect_exit 0 "(docs/calibration.md C2 has no figures for policy magazine)" "$SLABSIM" run \
+	-m core2-ep -p magazine -w "slab_test run=1 max_size=8" --compare --quiet
+expect_exit 0 "10000 times kmalloc(8) -> " "$SLABSIM" run -m core2-ep -p slub \
+	-w "slab_test run=1 max_size=8" --quiet
+grep -q "C2" "$TMP/out" && fail "figures beside the lines without --compare"
 # TEST_COUNT and the mask
 expect_exit 0 "100 times kmalloc(8)/kfree" "$SLABSIM" run -m core2-ep -p slub -w "slab_test run=2 count=100" --quiet
 grep -q "times kmalloc(8) ->" "$TMP/out" && fail "run=2 ran test 1"
