@@ -3,6 +3,8 @@
 #ifndef SIM_CLI_H
 #define SIM_CLI_H
 
+#include <stdbool.h>
+
 int cmd_run(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_show(int argc, char **argv);
@@ -13,8 +15,9 @@ int cmd_merge(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
 
-/* `slabsim run`, also recording every kmem event into `record` if not NULL. */
-int cmd_run_record(int argc, char **argv, const char *record);
+/* `slabsim run`; with `record`, `trace record`: the same options and -o FILE,
+ * into which every kmem event of the run is written. */
+int cmd_run_record(int argc, char **argv, bool record);
 
 struct option;
 

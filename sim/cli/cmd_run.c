@@ -44,6 +44,15 @@ static const char run_help[] =
 	"\n"
 	"exit status: 0 done, 1 the run failed (invariant or stall), 2 bad usage or input\n";
 
+static const char trace_record_help[] =
+	"usage: slabsim trace record -o FILE -m MACHINE -p POLICY -w WORKLOAD [run options]\n"
+	"\n"
+	"Simulate like `slabsim run` and also write every kmem event of the run to\n"
+	"FILE as ftrace prints them (slabsim trace --help).\n"
+	"\n"
+	"  -o, --output FILE    where the trace goes (as --json writes: - is standard\n"
+	"                       output, a link is written through)\n";
+
 static int parse_u64(const char *s, uint64_t *out)
 {
 	char *end;
@@ -68,7 +77,7 @@ static int write_record(struct run *r, const char *path, struct sim_err *err)
 
 int cmd_run(int argc, char **argv)
 {
-	return cmd_run_record(argc, argv, NULL);
+	return cmd_run_record(argc, argv, false);
 }
 
 /* What `run` was asked: the run's configuration and the outputs wanted. */
@@ -80,22 +89,24 @@ struct run_args {
 	bool quiet, help;
 };
 
-/* "run: unknown argument A", with a hint for the two common slips. */
-static int unknown_argument(const char *a)
+/* "CMD: unknown argument A", with a hint for the two common slips. */
+static int unknown_argument(const char *cmd, const char *a)
 {
 	if (a[0] >= '0' && a[0] <= '9')	/* -w hackbench 2 thread: no quotes */
-		return cli_usage_error("run: unknown argument '%s': a workload's arguments go "
-				       "inside its quotes, as -w 'hackbench 10 process 100'", a);
+		return cli_usage_error("%s: unknown argument '%s': a workload's arguments go "
+				       "inside its quotes, as -w 'hackbench 10 process 100'", cmd, a);
 	if (a[0] != '-')	/* "slub_min_objects 8": a parameter without its = */
-		return cli_usage_error("run: unknown argument '%s': parameters are written "
-				       "NAME=VALUE, as %s=VALUE (slabsim run --help)", a, a);
-	return cli_usage_error("run: unknown argument '%s' (slabsim run --help)", a);
+		return cli_usage_error("%s: unknown argument '%s': parameters are written "
+				       "NAME=VALUE, as %s=VALUE (slabsim %s --help)", cmd, a, a, cmd);
+	return cli_usage_error("%s: unknown argument '%s' (slabsim %s --help)", cmd, a, cmd);
 }
 
-/* Read run's command line into a; 0, or the exit status of a usage error. */
-static int parse_run_args(int argc, char **argv, struct run_args *a)
+/* Read run's command line into a (trace record's, with its -o FILE, when
+ * `record`); 0, or the exit status of a usage error. */
+static int parse_run_args(int argc, char **argv, bool record, struct run_args *a)
 {
 	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },	/* trace record only */
 		{ "help", no_argument, NULL, 'h' }, { "machine", required_argument, NULL, 'm' },
 		{ "policy", required_argument, NULL, 'p' },
 		{ "workload", required_argument, NULL, 'w' },
@@ -104,11 +115,14 @@ static int parse_run_args(int argc, char **argv, struct run_args *a)
 		{ "profile-rows", required_argument, NULL, 'r' },
 		{ "compare", no_argument, NULL, 'c' }, { "quiet", no_argument, NULL, 'q' },
 		{ "check", no_argument, NULL, 'k' }, { NULL, 0, NULL, 0 } };
+	const char *cmd = record ? "trace record" : "run";
 	optind = 0;
-	for (int c; (c = cli_getopt("run", argc, argv, "hm:p:w:", longopts)) != -1;) {
+	for (int c; (c = cli_getopt(cmd, argc, argv, record ? "hm:p:w:o:" : "hm:p:w:",
+				    record ? longopts : longopts + 1)) != -1;) {
 		uint64_t v;
 		switch (c) {
 		case 'h': a->help = true; break;
+		case 'o': a->record = optarg; break;
 		case 'm': a->cfg.machine = optarg; break;
 		case 'p': a->cfg.policy = optarg; break;
 		case 'w': a->cfg.workload = optarg; break;
@@ -132,12 +146,14 @@ static int parse_run_args(int argc, char **argv, struct run_args *a)
 	}
 	for (; optind < argc; optind++) {	/* NAME=VALUE */
 		if (!strchr(argv[optind], '='))
-			return unknown_argument(argv[optind]);
+			return unknown_argument(cmd, argv[optind]);
 		a->assign[a->cfg.nassign++] = argv[optind];
 	}
+	if (!a->help && record && !a->record)
+		return cli_usage_error("trace record: -o FILE is required (slabsim trace --help)");
 	if (!a->help && (!a->cfg.machine || !a->cfg.policy || !a->cfg.workload))
-		return cli_usage_error("run: -m MACHINE, -p POLICY and -w WORKLOAD are required "
-				       "(slabsim run --help)");
+		return cli_usage_error("%s: -m MACHINE, -p POLICY and -w WORKLOAD are required "
+				       "(slabsim %s --help)", cmd, record ? "trace" : "run");
 	return 0;
 }
 
@@ -203,15 +219,14 @@ static int execute_and_report(struct run *r, const struct run_args *a, struct si
 	return status;
 }
 
-int cmd_run_record(int argc, char **argv, const char *record)
+int cmd_run_record(int argc, char **argv, bool record)
 {
-	struct run_args a = { .cfg = { .seed = 1, .record = record != NULL }, .record = record,
-			      .rows = 25 };
+	struct run_args a = { .cfg = { .seed = 1, .record = record }, .rows = 25 };
 	a.assign = xcalloc((size_t)argc + 1, sizeof(*a.assign));
 	a.cfg.assign = a.assign;
-	int status = parse_run_args(argc, argv, &a);
+	int status = parse_run_args(argc, argv, record, &a);
 	if (!status && a.help) {
-		fputs(run_help, stdout);
+		fputs(record ? trace_record_help : run_help, stdout);
 	} else if (!status) {
 		struct run *r = xcalloc(1, sizeof(*r));
 		struct sim_err err;

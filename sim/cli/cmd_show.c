@@ -225,16 +225,32 @@ out:
 	return status;
 }
 
+/* `show machine NAME [--matrix]`, the option anywhere after the word. */
+static int show_machine_args(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "matrix", no_argument, NULL, 'M' }, { "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 } };
+	bool full = false;
+	optind = 0;
+	for (int c; (c = cli_getopt("show machine", argc, argv, "h", longopts)) != -1;) {
+		if (c == 'h')
+			return fputs(show_help, stdout), 0;
+		if (c != 'M')
+			return 2;
+		full = true;
+	}
+	if (argc - optind != 1)
+		return cli_usage_error("show machine: one NAME only, then optionally --matrix");
+	return show_machine(argv[optind], full);
+}
+
 int cmd_show(int argc, char **argv)
 {
 	if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")))
 		return fputs(show_help, stdout), 0;
-	if (argc >= 3 && !strcmp(argv[1], "machine")) {
-		bool full = argc == 4 && !strcmp(argv[3], "--matrix");
-		if (argc > 4 || (argc == 4 && !full))
-			return cli_usage_error("show machine: one NAME only, then optionally --matrix");
-		return show_machine(argv[2], full);
-	}
+	if (argc >= 2 && !strcmp(argv[1], "machine"))
+		return show_machine_args(argc - 1, argv + 1);
 	if (argc >= 3 && !strcmp(argv[1], "policy"))
 		return show_policy(argc - 2, argv + 2);
 	return cli_usage_error("show: expected 'machine NAME' or 'policy NAME' (slabsim show --help)");

@@ -21,32 +21,6 @@ static const char trace_help[] =
 	"such as cpu_map=, pace=recorded|asap and strict=1 are given as NAME=VALUE\n"
 	"(`slabsim list params` shows them).\n";
 
-/* `trace record`: take -o FILE out of the arguments and run the rest. */
-static int trace_record(int argc, char **argv)
-{
-	const char *out = NULL;
-	char **rest = calloc((size_t)argc + 1, sizeof(*rest));
-	if (!rest)
-		return cli_usage_error("out of memory");
-	int n = 0;
-	rest[n++] = argv[0];
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output")) {
-			if (i + 1 >= argc) {
-				free(rest);
-				return cli_usage_error("trace record: %s needs a file name", argv[i]);
-			}
-			out = argv[++i];
-		} else {
-			rest[n++] = argv[i];
-		}
-	}
-	int rc = out ? cmd_run_record(n, rest, out)
-		     : cli_usage_error("trace record: -o FILE is required (slabsim trace --help)");
-	free(rest);
-	return rc;
-}
-
 /* `trace replay FILE ...`: `run -w trace file=FILE ...`, the file as an
  * assignment of its own, not a word of the workload spec to re-split. */
 static int trace_replay(int argc, char **argv)
@@ -82,7 +56,7 @@ int cmd_trace(int argc, char **argv)
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))
 		return fputs(trace_help, stdout), 0;
 	if (!strcmp(argv[1], "record"))
-		return trace_record(argc - 1, argv + 1);
+		return cmd_run_record(argc - 1, argv + 1, true);
 	if (!strcmp(argv[1], "replay"))
 		return trace_replay(argc - 1, argv + 1);
 	return cli_usage_error("trace: unknown subcommand '%s' (record, replay)", argv[1]);

@@ -14,6 +14,10 @@ grep -q "other_socket" "$TMP/out" || fail "show machine: no hand-off by distance
 grep -q "hand-off matrix" "$TMP/out" || fail "show machine: no matrix"
 grep -q "caches: L1 32 KB 8-way per core; last level 4096 KB 16-way per die, 14 cycles" "$TMP/out" || fail "show machine: caches line"
 expect_exit 2 "unknown machine 'cray'" "$SLABSIM" show machine cray
+# --matrix anywhere after the word (getopt); a misspelt option is named
+expect_exit 0 "hand-off matrix" "$SLABSIM" show machine --matrix tigerton
+expect_exit 2 "show machine: unknown option '--matrx'" "$SLABSIM" show machine tigerton --matrx
+expect_exit 2 "one NAME only" "$SLABSIM" show machine tigerton core2-ep
 
 # the effective geometry of each cache (2.6.25, C1's kernel)
 expect_exit 0 "kmalloc-512" "$SLABSIM" show policy slub slub_min_objects=8 slub_max_order=3 \

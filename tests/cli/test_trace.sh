@@ -119,6 +119,18 @@ PY
 expect_exit 2 "cpu_map=identity" "$SLABSIM" trace replay "$TMP/hb.trace" -m core2-ep -p slab cpu_map=identity
 expect_exit 0 "invariants: ok" "$SLABSIM" trace replay "$TMP/hb.trace" -m core2-ep -p slab cpu_map=spread
 expect_exit 2 "-o FILE is required" "$SLABSIM" trace record -m tigerton -p slub -w 'hackbench 1 process 1'
+# trace record reads run's options with getopt: --output=FILE, -o anywhere,
+# and its own name in the complaints
+expect_exit 0 "kmem events written" "$SLABSIM" trace record -m tigerton -p slub \
+	-w 'hackbench 1 process 5' --quiet --output="$TMP/hb2.trace"
+cmp -s "$TMP/hb.trace" "$TMP/hb2.trace" || fail "--output=FILE: another trace than -o FILE"
+expect_exit 2 "trace record: unknown option '--bogus' (slabsim trace record --help)" \
+	"$SLABSIM" trace record -o "$TMP/x.trace" -m tigerton -p slub -w 'hackbench 1 process 1' --bogus
+expect_exit 2 "trace record: -o needs a value" "$SLABSIM" trace record -m tigerton -p slub \
+	-w 'hackbench 1 process 1' -o
+expect_exit 2 "run: unknown option '-o'" "$SLABSIM" run -o "$TMP/x.trace" -m tigerton -p slub \
+	-w 'hackbench 1 process 1'
+expect_exit 0 "-o, --output FILE" "$SLABSIM" trace record --help
 expect_exit 2 "unknown subcommand" "$SLABSIM" trace play x
 expect_exit 0 "usage: slabsim trace record -o FILE" "$SLABSIM" trace --help
 expect_exit 2 "usage: slabsim trace" "$SLABSIM" trace
