@@ -146,6 +146,8 @@ void slub_stat_add(struct kmem_cache_cpu *c, enum stat_item si, unsigned int n);
  * caller to hold it (3.x's add_partial, every era's list_del under the lock). */
 void slub_lock_add_partial(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_node *n,
 			   struct page *page, int tail);
+void slub_add_partial_locked(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_node *n,
+			     struct page *page, int tail);
 void slub_lock_remove_partial(struct slub *sl, struct sim_cpu *cpu, struct slub_cache *s,
 			      struct page *page);
 void slub_del_partial_locked(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_node *n,
@@ -168,8 +170,6 @@ struct slab_counters {
 };
 
 /* slub_lockless.c: 3.1's cmpxchg_double paths and 3.2's per-CPU partials */
-void slub_add_partial_locked(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_node *n,
-			     struct page *page, int tail);
 void slub_read_counters(struct slub *sl, struct sim_cpu *cpu, struct page *page,
 			struct slab_counters *o);
 bool slub_cmpxchg_double_slab(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_cpu *c,

@@ -51,25 +51,6 @@ bool slub_cmpxchg_double_slab(struct slub *sl, struct sim_cpu *cpu, struct kmem_
 	return true;
 }
 
-/* add_partial() of 3.x and later: the caller holds n->list_lock. Unlike
- * slub_lock_add_partial it does not charge the neighbour's list line, which
- * list_add writes in every era: a difference of the model, not of the
- * kernels, kept until the next model change re-runs the validation (it
- * would move the golden digests of the 3.x runs). */
-void slub_add_partial_locked(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_node *n,
-			     struct page *page, int tail)
-{
-	cpu_charge(cpu, sl->cost_list);
-	n->nr_partial++;
-	hw_write(sl->hw, cpu, &n->line);
-	hw_write(sl->hw, cpu, &page->line);
-	if (tail)
-		list_add_tail(&page->lru, &n->partial);
-	else
-		list_add(&page->lru, &n->partial);
-	page->flags |= PG_partial;
-}
-
 static void discard(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_cpu *c,
 		    struct slub_cache *s, struct page *page)
 {
