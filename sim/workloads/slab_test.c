@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/oom.h"
 #include "kernel/slab.h"
 #include "policies/policy.h"
 #include "kernel/wait.h"
@@ -69,7 +70,7 @@ static struct st_result *add_result(struct slab_test *st, int test, int size, do
 {
 	if (st->nres == st->cap) {
 		st->cap = st->cap ? 2 * st->cap : 32;
-		st->res = realloc(st->res, (size_t)st->cap * sizeof(*st->res));
+		st->res = xrealloc(st->res, (size_t)st->cap * sizeof(*st->res));
 	}
 	struct st_result *r = &st->res[st->nres++];
 	r->test = test;

@@ -35,5 +35,5 @@ grep -qE "same_die +56 +23.3" "$TMP/out" || fail "genoa: the CCX class"
 expect_exit 0 "" "$SLABSIM" show machine opteron-2350-2s
 grep -q "^available: 2 nodes (0-1)" "$TMP/out" || fail "opteron-2350-2s: not 2 nodes"
 grep -qE "other_socket +180 +90.0" "$TMP/out" || fail "opteron-2350-2s: other_socket hand-off"
-expect_exit 2 "one NAME only" "$SLABSIM" show machine tigerton --wide
+expect_exit 2 "show machine: unknown option '--wide'" "$SLABSIM" show machine tigerton --wide
 finish
