@@ -18,18 +18,26 @@ for b in "$old" "$new"; do
 	[ -x "$b" ] || { echo "speed_compare.sh: '$b' is not an executable" >&2; exit 2; }
 done
 cd "$(dirname "$0")/.."
-export SLABSIM_MACHINES="${SLABSIM_MACHINES:-$(pwd)/machines}"
+# each binary reads the machine files of its own tree when it has one
+# beside it (an old tree's files are in the format its binary reads)
+machines_of() {
+	d=$(cd "$(dirname "$1")" && pwd)
+	if [ -d "$d/machines" ]; then echo "$d/machines"; else echo "$(pwd)/machines"; fi
+}
+old_machines=$(machines_of "$old") new_machines=$(machines_of "$new")
 tmp=$(mktemp -d /tmp/slabsim-speed.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
-"$new" bench --runs > "$tmp/runs" || exit 2
+SLABSIM_MACHINES=$new_machines "$new" bench --runs > "$tmp/runs" || exit 2
 strip() { sed -E '/^[[:space:]]*"(wall_seconds|events_per_second)":/d' "$1"; }
 printf '%-52s %9s %9s %8s %10s %10s %8s\n' run "old s" "new s" speedup "old ns/ev" "new ns/ev" median
 status=0
 while read -r line; do
 	eval "set -- $line"
 	for r in $(seq "$reps"); do
-		"$old" run "$@" --quiet --json "$tmp/old.$r.json" > /dev/null || status=1
-		"$new" run "$@" --quiet --json "$tmp/new.$r.json" > /dev/null || status=1
+		SLABSIM_MACHINES=$old_machines "$old" run "$@" --quiet --json "$tmp/old.$r.json" \
+			> /dev/null || status=1
+		SLABSIM_MACHINES=$new_machines "$new" run "$@" --quiet --json "$tmp/new.$r.json" \
+			> /dev/null || status=1
 	done
 	strip "$tmp/old.1.json" > "$tmp/o"
 	strip "$tmp/new.1.json" > "$tmp/n"
