@@ -7,6 +7,7 @@
 #   make deps       install missing Debian packages (apt-get update first)
 #   make sanitize   build with ASan+UBSan and run the unit and CLI tests
 #   make bench      engine and fiber speed
+#   make fuzz       every libFuzzer harness of tests/fuzz/ for FUZZ_SECONDS each
 #   make install    install into $(PREFIX) (any; it may move later: the binary
 #                   finds its data in ../share/slabsim beside itself)
 #   make uninstall  remove what make install put there
@@ -33,7 +34,7 @@ BUILD    ?= build
 
 # Debian packages the build, the tests and the plots need.
 DEB_PKGS := gcc make libgsl-dev libcjson-dev libcmocka-dev libboost-context-dev \
-            gnuplot-nox valgrind python3 openmpi-bin libopenmpi-dev
+            gnuplot-nox valgrind python3 openmpi-bin libopenmpi-dev clang libclang-rt-dev
 
 SRC_LIB  := $(sort $(wildcard sim/engine/*.c sim/hw/*.c sim/kernel/*.c \
               sim/workloads/*.c sim/run/*.c sim/report/*.c policies/*.c)) \
@@ -43,7 +44,7 @@ OBJ_LIB  := $(SRC_LIB:%.c=$(BUILD)/%.o) $(SRC_ASM:%.S=$(BUILD)/%.o)
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: policy headers all test check unit cli-test demo results validate deps install uninstall bench sanitize clean valgrind mpi FORCE
+.PHONY: policy headers all test check unit cli-test demo results validate deps install uninstall bench sanitize clean valgrind mpi FORCE fuzz fuzz-bins fuzz-smoke
 
 all: slabsim
 
@@ -135,7 +136,7 @@ test: deps
 	$(MAKE) all unit-bins mpi
 	$(MAKE) unit
 	$(MAKE) -k -j$(TEST_JOBS) --no-print-directory $(CLI_SLOW:tests/cli/%.sh=cli/%) \
-	  $(CLI_FAST:tests/cli/%.sh=cli/%)	# the long ones first: no long tail
+	  fuzz-smoke $(CLI_FAST:tests/cli/%.sh=cli/%)	# the long ones first: no long tail
 
 check: all unit-bins
 	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; SLABSIM_CHECK=1 $$t > $(BUILD)/$$(basename $$t).log 2>&1 || \
@@ -215,6 +216,67 @@ sanitize: deps
 
 unit-bins-san: $(UNIT_SRC:tests/unit/%.c=build-san/tests/%)
 
+# Fuzzing (libFuzzer, clang, ASan+UBSan): one harness per input format in
+# tests/fuzz/ (fuzz_NAME.c), built against the library in build-fuzz/.
+# make fuzz FUZZ_SECONDS=N runs each for N seconds from its seeds (the
+# repository's own files of that format), growing build-fuzz/corpus/NAME/;
+# an input that fails is written to build-fuzz/crashes/ and belongs, once
+# fixed, in tests/fuzz/regressions/NAME/, which make test replays
+# (fuzz-smoke: the regressions, then a few seconds of each harness).
+FUZZ_CC      ?= clang
+FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+FUZZ_NAMES   := $(sort $(patsubst tests/fuzz/fuzz_%.c,%,$(filter-out tests/fuzz/fuzz_common.c,\
+                  $(wildcard tests/fuzz/fuzz_*.c))))
+FUZZ_SECONDS ?= 60
+FUZZ_SMOKE_SECONDS ?= 4
+FUZZ_SEEDS_trace      := tests/cli/data/traces tests/fuzz/seeds/trace
+FUZZ_SEEDS_experiment := configs tests/cli/data
+FUZZ_SEEDS_machine    := machines tests/machines validation/machines
+FUZZ_SEEDS_costs      := machines/costs
+FUZZ_SEEDS_mix        := configs/mix
+FUZZ_SEEDS_params     := tests/fuzz/seeds/params
+FUZZ_SEEDS_workload   := tests/fuzz/seeds/workload
+# a real capture is megabytes: the trace harness mutates its first 16 KB
+FUZZ_OPTS_trace       := -max_len=16384
+
+$(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_common.c tests/fuzz/fuzz.h $(BUILD)/libslabsim.a
+	$(CC) $(CPPFLAGS) -DFUZZ_REPO=\"$(CURDIR)\" $(ALL_CFLAGS) -fsanitize=fuzzer -o $@ $< \
+	  tests/fuzz/fuzz_common.c $(BUILD)/libslabsim.a $(LDLIBS)
+
+fuzz-bins:
+	$(MAKE) BUILD=build-fuzz CC=$(FUZZ_CC) OPT=-O1 \
+	  CFLAGS="-O1 -g $(FUZZ_SAN) -fsanitize=fuzzer-no-link -Wno-missing-field-initializers" \
+	  LDFLAGS="$(FUZZ_SAN)" \
+	  $(FUZZ_NAMES:%=build-fuzz/fuzz_%)
+
+# -rss_limit_mb: a parser must not need more; -timeout: nor hang on an input
+FUZZ_RUN = -rss_limit_mb=2048 -timeout=10 -print_final_stats=1
+
+fuzz: deps fuzz-bins
+	@$(MAKE) --no-print-directory $(FUZZ_NAMES:%=fuzz-run/%)
+
+fuzz-run/%:
+	@mkdir -p build-fuzz/corpus/$* build-fuzz/crashes
+	@echo "== fuzz_$* for $(FUZZ_SECONDS) s"
+	@build-fuzz/fuzz_$* $(FUZZ_RUN) $(FUZZ_OPTS_$*) -max_total_time=$(FUZZ_SECONDS) \
+	  -artifact_prefix=build-fuzz/crashes/$*- build-fuzz/corpus/$* $(FUZZ_SEEDS_$*) \
+	  > build-fuzz/fuzz_$*.log 2>&1 || { tail -40 build-fuzz/fuzz_$*.log; exit 1; }
+	@grep -E "^(stat::number_of_executed_units|stat::peak_rss_mb)|^#[0-9]+ +DONE" build-fuzz/fuzz_$*.log
+
+fuzz-smoke: fuzz-bins
+	@$(MAKE) --no-print-directory $(FUZZ_NAMES:%=fuzz-smoke/%)
+
+fuzz-smoke/%:
+	@mkdir -p build-fuzz/smoke/$*
+	@if ls tests/fuzz/regressions/$*/* > /dev/null 2>&1; then \
+	  build-fuzz/fuzz_$* $(FUZZ_RUN) tests/fuzz/regressions/$*/* > build-fuzz/regress_$*.log 2>&1 || \
+	  { echo "FAIL fuzz_$* on tests/fuzz/regressions/$*/"; tail -40 build-fuzz/regress_$*.log; exit 1; }; fi
+	@build-fuzz/fuzz_$* $(FUZZ_RUN) $(FUZZ_OPTS_$*) -max_total_time=$(FUZZ_SMOKE_SECONDS) \
+	  -artifact_prefix=build-fuzz/smoke-$*- build-fuzz/smoke/$* $(FUZZ_SEEDS_$*) \
+	  > build-fuzz/smoke_$*.log 2>&1 || \
+	  { echo "FAIL fuzz_$* (log: build-fuzz/smoke_$*.log)"; tail -40 build-fuzz/smoke_$*.log; exit 1; }
+	@echo "ok   fuzz_$*: $$(sed -n 's/^stat::number_of_executed_units: *//p' build-fuzz/smoke_$*.log) runs in $(FUZZ_SMOKE_SECONDS) s"
+
 valgrind: slabsim
 	valgrind --error-exitcode=1 --leak-check=full -q ./slabsim run -m tigerton -p slub \
 	  -w 'hackbench 2 process 20' > /dev/null
@@ -284,6 +346,6 @@ uninstall:
 	rm -rf $(DESTDIR)$(PREFIX)/share/slabsim $(DESTDIR)$(PREFIX)/include/slabsim
 
 clean:
-	rm -rf build build-san build-mpi slabsim
+	rm -rf build build-san build-mpi build-fuzz slabsim
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

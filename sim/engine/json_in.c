@@ -139,3 +139,14 @@ const char *data_dirs(const char *env, const char *sub, char *buf, size_t size)
 		 SLABSIM_DATADIR, sub);
 	return buf;
 }
+
+bool json_key_listed(const char *valid, const char *key)
+{
+	size_t len = strlen(key);
+	if (!len)
+		return false;
+	for (const char *p = strstr(valid, key); p; p = strstr(p + 1, key))
+		if ((p == valid || p[-1] == ' ') && (p[len] == ' ' || !p[len]))
+			return true;
+	return false;
+}

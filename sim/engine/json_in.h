@@ -31,6 +31,10 @@ int json_number(const char *file, const cJSON *obj, const char *where,
 		const char *key, double min, double max, bool integer,
 		double *out, struct sim_err *err);
 
+/* Whether `key` is one of the words of the space-separated list `valid`
+ * (an empty key never is). */
+bool json_key_listed(const char *valid, const char *key);
+
 /* A string; copied into buf (truncated to size). */
 int json_string(const char *file, const cJSON *obj, const char *where,
 		const char *key, char *buf, int size, struct sim_err *err);

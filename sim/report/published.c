@@ -11,7 +11,6 @@
 enum { C2_SLAB, C2_SLQB, C2_SLUB, C2_COLUMNS };
 
 static const char *const c2_column[C2_COLUMNS] = { "slab", "slqb", "slub" };
-static const char *const c2_label[C2_COLUMNS] = { "C2 slab", "C2 slqb", "C2 slub" };
 
 struct c2_row {
 	int size;
@@ -66,9 +65,9 @@ static bool c2_row(const struct wl_published *p, int test, int size, double *all
 }
 
 static const struct wl_published c2_published[C2_COLUMNS] = {
-	{ c2_label[C2_SLAB], c2_row, C2_SLAB },
-	{ c2_label[C2_SLQB], c2_row, C2_SLQB },
-	{ c2_label[C2_SLUB], c2_row, C2_SLUB },
+	{ "C2 slab", c2_row, C2_SLAB },
+	{ "C2 slqb", c2_row, C2_SLQB },
+	{ "C2 slub", c2_row, C2_SLUB },
 };
 
 /* The workload's own lines, with `compare` the published figures of the

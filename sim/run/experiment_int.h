@@ -5,6 +5,7 @@
 #define SIM_EXPERIMENT_INT_H
 
 #include "experiment.h"
+#include "engine/json_in.h"
 
 struct ctx {
 	struct experiment *e;

@@ -60,11 +60,7 @@ int exp_check_keys(struct ctx *c, const cJSON *obj, const char *where, const cha
 	if (!cJSON_IsObject(obj))
 		return exp_bad(c, where, "expected an object");
 	for (const cJSON *k = obj->child; k; k = k->next) {
-		const char *p = strstr(valid, k->string);
-		size_t len = strlen(k->string);
-		while (p && !((p == valid || p[-1] == ' ') && (p[len] == ' ' || !p[len])))
-			p = strstr(p + 1, k->string);
-		if (!p)
+		if (!json_key_listed(valid, k->string))
 			return sim_fail(c->err, "%s: %s%s%s: unknown key (valid keys: %s)", c->e->path,
 					where, *where ? "." : "", k->string, valid);
 	}

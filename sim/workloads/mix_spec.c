@@ -59,16 +59,6 @@ static const char *join(char *buf, size_t size, const char *where, const char *k
 	return buf;
 }
 
-/* Whether `key` is a word of the space-separated list `valid`. */
-static bool key_valid(const char *valid, const char *key)
-{
-	size_t len = strlen(key);
-	for (const char *p = valid; (p = strstr(p, key)); p++)
-		if ((p == valid || p[-1] == ' ') && (p[len] == ' ' || !p[len]))
-			return true;
-	return false;
-}
-
 /* Refuse members of obj that are not in `valid`, or that repeat. */
 static int check_keys(const struct rd *c, const cJSON *obj, const char *where, const char *valid)
 {
@@ -76,7 +66,7 @@ static int check_keys(const struct rd *c, const cJSON *obj, const char *where, c
 	if (!cJSON_IsObject(obj))
 		return bad(c, where, "expected an object");
 	for (const cJSON *k = obj->child; k; k = k->next) {
-		if (!key_valid(valid, k->string))
+		if (!json_key_listed(valid, k->string))
 			return bad(c, join(path, sizeof(path), where, k->string),
 				   "unknown key (valid keys: %s)", valid);
 		for (const cJSON *j = obj->child; j != k; j = j->next)

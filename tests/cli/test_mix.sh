@@ -73,6 +73,9 @@ bad() {
 }
 L='"lifetime": {"dist": "fixed", "us": 1}'
 bad "caches[0].sise: unknown key" "{\"caches\": [{\"name\": \"a\", \"sise\": 8, \"rate\": 1, $L}]}"
+# a key that is the empty string is unknown too (it once read past the list of
+# valid keys: tests/fuzz/regressions/mix/)
+bad "caches[0].: unknown key" "{\"caches\": [{\"name\": \"a\", \"\": 8, \"rate\": 1, $L}]}"
 bad "caches[0].size: expected an integer" "{\"caches\": [{\"name\": \"a\", \"size\": \"8\", \"rate\": 1, $L}]}"
 bad "caches[0].rate: missing" "{\"caches\": [{\"name\": \"a\", \"size\": 8, $L}]}"
 bad "caches[0].rate: must be > 0" "{\"caches\": [{\"name\": \"a\", \"size\": 8, \"rate\": -3, $L}]}"

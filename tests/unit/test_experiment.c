@@ -206,6 +206,11 @@ static void test_errors_name_key_path(void **state)
 	(void)state;
 	expect_error("{" BASE ", \"axes\": [{\"param\": \"loops\", \"values\": [1], \"x\": 1}]}",
 		     "axes[0].x: unknown key");
+	/* the empty key: unknown, without reading past the valid keys (fuzzing
+	 * found json_key_listed's loop stepping over the end of the list) */
+	expect_error("{" BASE ", \"\": 1}", ": unknown key");
+	expect_error("{" BASE ", \"axes\": [{\"param\": \"loops\", \"values\": [1], \"\": 1}]}",
+		     "axes[0].: unknown key");
 	expect_error("{" BASE ", \"axes\": [{\"param\": \"loops\", \"values\": []}]}",
 		     "axes[0].values: empty axis");
 	expect_error("{" BASE ", \"axes\": [{\"param\": \"loops\", \"from\": 1, \"to\": 5}]}",
