@@ -29,6 +29,10 @@ struct option;
 int cli_getopt(const char *cmd, int argc, char **argv, const char *shortopts,
 	       const struct option *longopts);
 
+/* --host-memory VALUE of command `cmd`: the limit of every later run
+ * (host_limit.h); 0, or 2 after a message. */
+int cli_host_memory(const char *cmd, const char *value);
+
 /* Print "slabsim: <msg>" to stderr and return 2. */
 int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "engine/host_limit.h"
 
 int cli_getopt(const char *cmd, int argc, char **argv, const char *shortopts,
 	       const struct option *longopts)
@@ -25,4 +26,15 @@ int cli_getopt(const char *cmd, int argc, char **argv, const char *shortopts,
 		return CLI_OPT_ERROR;
 	}
 	return c;
+}
+
+int cli_host_memory(const char *cmd, const char *value)
+{
+	uint64_t bytes;
+	if (host_limit_parse(value, &bytes) < 0 || bytes < (16u << 20))
+		return cli_usage_error("%s: --host-memory %s: expected a size of at least 16 MB "
+				       "(in MB, or with K, M, G or T, or a share like 50%%)",
+				       cmd, value);
+	host_limit_set(bytes);
+	return 0;
 }

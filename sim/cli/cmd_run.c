@@ -16,6 +16,7 @@
 static const char run_help[] =
 	"usage: slabsim run -m MACHINE -p POLICY -w WORKLOAD [NAME=VALUE ...]\n"
 	"                   [--seed N] [--json FILE] [--profile-rows N] [--quiet]\n"
+	"                   [--host-memory SIZE]\n"
 	"                   [--compare]           (slab_test: published figures beside)\n"
 	"                   [--plot FILE.png]     (pingpong: its heatmap)\n"
 	"\n"
@@ -41,6 +42,9 @@ static const char run_help[] =
 	"                       kernel=2.6.26 to compare like with like)\n"
 	"  --profile-rows N     symbols shown in the profile (default 25)\n"
 	"  --quiet              print only the workload's result line\n"
+	"  --host-memory SIZE   stop the run (exit 1, saying what to shrink) once it holds\n"
+	"                       more host memory than SIZE: MB, or with K, M, G, T, or a\n"
+	"                       share of physical memory like 50% (default 80%)\n"
 	"\n"
 	"exit status: 0 done, 1 the run failed (invariant or stall), 2 bad usage or input\n";
 
@@ -114,7 +118,8 @@ static int parse_run_args(int argc, char **argv, bool record, struct run_args *a
 		{ "plot", required_argument, NULL, 'P' },
 		{ "profile-rows", required_argument, NULL, 'r' },
 		{ "compare", no_argument, NULL, 'c' }, { "quiet", no_argument, NULL, 'q' },
-		{ "check", no_argument, NULL, 'k' }, { NULL, 0, NULL, 0 } };
+		{ "check", no_argument, NULL, 'k' },
+		{ "host-memory", required_argument, NULL, 'H' }, { NULL, 0, NULL, 0 } };
 	const char *cmd = record ? "trace record" : "run";
 	optind = 0;
 	for (int c; (c = cli_getopt(cmd, argc, argv, record ? "hm:p:w:o:" : "hm:p:w:",
@@ -123,6 +128,10 @@ static int parse_run_args(int argc, char **argv, bool record, struct run_args *a
 		switch (c) {
 		case 'h': a->help = true; break;
 		case 'o': a->record = optarg; break;
+		case 'H':
+			if (cli_host_memory(cmd, optarg))
+				return 2;
+			break;
 		case 'm': a->cfg.machine = optarg; break;
 		case 'p': a->cfg.policy = optarg; break;
 		case 'w': a->cfg.workload = optarg; break;

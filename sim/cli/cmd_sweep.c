@@ -18,7 +18,7 @@
 static const char sweep_help[] =
 	"usage: slabsim sweep EXPERIMENT.json [NAME=VALUE ...] [-j N] [--out DIR] [--resume]\n"
 	"                     [--force] [--replicates N] [--shard I/N] [--format png|svg]\n"
-	"                     [--no-plot]\n"
+	"                     [--no-plot] [--host-memory SIZE] [--run-timeout S]\n"
 	"\n"
 	"Run every point of an experiment (machines x policies x workloads x axes) as\n"
 	"many times as it has replicates, and write to DIR: runs.jsonl (each run's JSON,\n"
@@ -37,6 +37,11 @@ static const char sweep_help[] =
 	"                  arrays; `slabsim merge` joins the shards' folders\n"
 	"  --format F      plots as png (default) or svg\n"
 	"  --no-plot       write no plots\n"
+	"  --host-memory SIZE  stop a run (failed, saying what to shrink) once it holds\n"
+	"                  more host memory than SIZE: MB, or with K, M, G, T, or a\n"
+	"                  share of physical memory like 40% (default 80%, per run)\n"
+	"  --run-timeout S stop a run still going after S seconds of wall time and count\n"
+	"                  it as failed; the sweep goes on (--resume runs it again)\n"
 	"\n"
 	"Each run's seed derives from the file's seed, the point and the replicate, so\n"
 	"results do not depend on order or parallelism. Exit status: 0 done, 1 a run\n"
@@ -193,7 +198,7 @@ int cmd_sweep(int argc, char **argv)
 		else if (nranks > 1)
 			sweep_mpi_work(&e);
 		else
-			sweep_local(&e, todo, ntodo, o.jobs, o.tmpdir, on_done, &pg);
+			sweep_local(&e, todo, ntodo, o.jobs, o.run_timeout, o.tmpdir, on_done, &pg);
 		if (rank == 0) {
 			rmdir(o.tmpdir);
 			if (pg.fd >= 0)

@@ -238,7 +238,7 @@ static int run_case(const struct val_case *vc, const struct val_opts *o, cJSON *
 	}
 	double t0 = now();
 	fprintf(stderr, "%s: %d runs (%s)...\n", vc->name, n, vc->title);
-	int crashed = sweep_local(&vc->e, todo, n, o->jobs, tmp, on_done, &c);
+	int crashed = sweep_local(&vc->e, todo, n, o->jobs, 0, tmp, on_done, &c);
 	rmdir(tmp);
 	fclose(c.jsonl);
 	free(todo);

@@ -22,8 +22,10 @@ typedef void (*sweep_done_fn)(void *ctx, int run, const char *line, const char *
 char *sweep_run_one(const struct experiment *e, int run, bool *failed, struct sim_err *err);
 
 /* Run TODO[0..n) in up to JOBS forked worker processes; results pass through
- * files in TMPDIR. Returns the number of runs that crashed. */
-int sweep_local(const struct experiment *e, const int *todo, int n, int jobs,
+ * files in TMPDIR; a worker still running after TIMEOUT seconds (0: no
+ * limit) is stopped and its run counted as failed. Returns the number of
+ * runs that crashed or timed out. */
+int sweep_local(const struct experiment *e, const int *todo, int n, int jobs, int timeout,
 		const char *tmpdir, sweep_done_fn done, void *ctx);
 
 /* MPI: the number of ranks (1 without MPI or without mpirun), this rank. */

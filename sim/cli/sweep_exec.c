@@ -57,11 +57,14 @@ char *sweep_run_one(const struct experiment *e, int run, bool *failed, struct si
 }
 
 /* A worker process: simulate one run, leave its line in TMPDIR/run-N.json. */
-static void worker(const struct experiment *e, int run, const char *tmpdir, pid_t parent)
+static void worker(const struct experiment *e, int run, const char *tmpdir, pid_t parent,
+		   int timeout)
 {
 	prctl(PR_SET_PDEATHSIG, SIGKILL);	/* die with a killed sweep */
 	if (getppid() != parent)
 		_exit(3);			/* it died before the line above */
+	if (timeout)
+		alarm((unsigned)timeout);	/* SIGALRM ends it: --run-timeout */
 	struct sim_err err;
 	bool failed = false;
 	char *line = sweep_run_one(e, run, &failed, &err);
@@ -102,7 +105,7 @@ static char *read_result(const char *tmpdir, int run)
 	return line;
 }
 
-int sweep_local(const struct experiment *e, const int *todo, int n, int jobs,
+int sweep_local(const struct experiment *e, const int *todo, int n, int jobs, int timeout,
 		const char *tmpdir, sweep_done_fn done, void *ctx)
 {
 	if (jobs < 1)
@@ -127,7 +130,7 @@ int sweep_local(const struct experiment *e, const int *todo, int n, int jobs,
 				break;
 			}
 			if (c == 0)
-				worker(e, todo[next], tmpdir, self);
+				worker(e, todo[next], tmpdir, self, timeout);
 			pid[s] = c;
 			slot_run[s] = todo[next++];
 			running++;
@@ -151,7 +154,10 @@ int sweep_local(const struct experiment *e, const int *todo, int n, int jobs,
 			done(ctx, slot_run[s], line, NULL);
 		} else {
 			char why[128];
-			if (WIFSIGNALED(status))
+			if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM && timeout)
+				snprintf(why, sizeof(why), "the run took longer than --run-timeout "
+					 "%d s and was stopped", timeout);
+			else if (WIFSIGNALED(status))
 				snprintf(why, sizeof(why), "the run crashed (signal %d: %s)",
 					 WTERMSIG(status), strsignal(WTERMSIG(status)));
 			else

@@ -40,7 +40,9 @@ int sweep_parse_opts(int argc, char **argv, struct sweep_opts *o, const char *he
 		{ "replicates", required_argument, NULL, 'r' },
 		{ "shard", required_argument, NULL, 's' }, { "format", required_argument, NULL, 'f' },
 		{ "resume", no_argument, NULL, 'R' }, { "force", no_argument, NULL, 'F' },
-		{ "no-plot", no_argument, NULL, 'n' }, { NULL, 0, NULL, 0 } };
+		{ "no-plot", no_argument, NULL, 'n' },
+		{ "host-memory", required_argument, NULL, 'H' },
+		{ "run-timeout", required_argument, NULL, 'T' }, { NULL, 0, NULL, 0 } };
 	optind = 0;
 	for (int c; (c = cli_getopt("sweep", argc, argv, "hj:", longopts)) != -1;) {
 		const char *v = optarg;
@@ -75,6 +77,15 @@ int sweep_parse_opts(int argc, char **argv, struct sweep_opts *o, const char *he
 		case 'R': o->resume = true; break;
 		case 'F': o->force = true; break;
 		case 'n': o->no_plot = true; break;
+		case 'H':
+			if (cli_host_memory("sweep", v))
+				return 2;
+			break;
+		case 'T':
+			if (parse_count(v, 1, 1000000000, &o->run_timeout) < 0)
+				return cli_usage_error("sweep: --run-timeout %s: expected whole seconds, "
+						       "at least 1", v);
+			break;
 		default: return 2;
 		}
 	}

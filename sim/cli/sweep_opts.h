@@ -21,6 +21,7 @@ struct sweep_opts {
 	const char *shard;	/* "I/N" */
 	int shard_i, shard_n;
 	const char *format;
+	int run_timeout;	/* seconds a run may take (--run-timeout), 0: no limit */
 };
 
 /* -1: go on; 0: help printed; 2: bad usage (message printed on rank 0). */

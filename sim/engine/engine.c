@@ -7,7 +7,10 @@
  * CPU already running at that time goes on (cpu_sync yields only to an
  * earlier time). */
 #include "engine.h"
+#include "engine/host_limit.h"
 #include "engine/oom.h"
+
+#include <stdio.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +20,7 @@
 int engine_init(struct engine *eng, int ncpus, uint64_t seed)
 {
 	memset(eng, 0, sizeof(*eng));
+	eng->host_limit = host_limit_get();
 	if (eq_init(&eng->q) < 0)
 		return -1;
 	if (event_pool_init(&eng->pool, ENGINE_POOL_EVENTS) < 0)
@@ -111,6 +115,25 @@ static void ready_push(struct engine *eng, struct sim_cpu *cpu)
 		eng->horizon = cpu->clock;
 }
 
+/* Every 2^22 events (a second or so of host time): the run's host memory
+ * against its limit. Over it, the run stops (the model's state grows with
+ * the simulated objects, and the host's OOM killer would end it mute). */
+#define HOST_CHECK_MASK ((1ull << 22) - 1)
+
+static void __attribute__((noinline)) host_check(struct engine *eng)
+{
+	uint64_t rss = host_rss_bytes();
+	if (rss <= eng->host_limit)
+		return;
+	snprintf(eng->fatal_buf, sizeof(eng->fatal_buf),
+		 "out of host memory: the simulation holds %.1f MB, over the %.1f MB allowed "
+		 "(--host-memory); shrink the workload (groups, loops, tasks), node_mem_mb "
+		 "or the machine, or raise --host-memory",
+		 (double)rss / (1 << 20), (double)eng->host_limit / (1 << 20));
+	eng->fatal = eng->fatal_buf;
+	eng->stop = true;
+}
+
 static struct sim_cpu *ready_pop(struct engine *eng)
 {
 	uint64_t k = eng->resume_at[1];
@@ -119,7 +142,8 @@ static struct sim_cpu *ready_pop(struct engine *eng)
 	eng->now = k >> ENGINE_CPU_BITS;
 	set_leaf(eng, id, UINT64_MAX);
 	cpu->queued = false;
-	eng->events++;
+	if (!(++eng->events & HOST_CHECK_MASK) && eng->host_limit)
+		host_check(eng);
 	update_horizon(eng);
 	return cpu;
 }

@@ -68,6 +68,8 @@ struct engine {
 	uint64_t yields;	/* cpu_sync calls that had to yield */
 	bool stop;
 	const char *fatal;	/* why the run had to stop (an engine limit), or NULL */
+	char fatal_buf[256];	/* a fatal message built at run time */
+	uint64_t host_limit;	/* host memory the run may take (bytes; 0: none) */
 	gsl_rng *rng;		/* the run's one generator (mt19937, seeded) */
 	struct profile prof;
 	int sym_idle;

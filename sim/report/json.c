@@ -153,6 +153,7 @@ cJSON *report_json(const struct run *r)
 	cJSON_AddNumberToObject(res, "events", (double)r->eng.events);
 	cJSON_AddNumberToObject(res, "events_per_second",
 				r->wall_seconds > 0 ? (double)r->eng.events / r->wall_seconds : 0);
+	cJSON_AddNumberToObject(res, "host_peak_rss_mb", r->host_peak_rss_mb);
 	if (r->res.extra)
 		for (cJSON *x = r->res.extra->child; x; x = x->next)
 			cJSON_AddItemToObject(res, x->string, cJSON_Duplicate(x, 1));

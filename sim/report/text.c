@@ -211,10 +211,11 @@ void report_text(FILE *out, const struct run *r, int profile_rows)
 	else
 		fprintf(out, "Simulated %.3f s", total);
 	fprintf(out, " in %.2f s of wall time: %.2f simulated "
-		"s per wall s, %llu events (%.1f M/s)\n", r->wall_seconds,
-		r->wall_seconds > 0 ? total / r->wall_seconds : 0,
+		"s per wall s, %llu events (%.1f M/s), %.0f MB of host memory at the peak\n",
+		r->wall_seconds, r->wall_seconds > 0 ? total / r->wall_seconds : 0,
 		(unsigned long long)r->eng.events,
-		r->wall_seconds > 0 ? (double)r->eng.events / r->wall_seconds / 1e6 : 0);
+		r->wall_seconds > 0 ? (double)r->eng.events / r->wall_seconds / 1e6 : 0,
+		r->host_peak_rss_mb);
 	print_sample(out, &r->res.sample);
 	fprintf(out, "CPU time in the measured window: busy %.1f%%, slab allocator %.1f%%, "
 		"spinning on locks %.1f%%\n", 100 * w.busy, 100 * w.slab, 100 * w.spin);

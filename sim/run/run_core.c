@@ -1,5 +1,6 @@
 /* run_core.c - configure, build, run and check one simulation. */
 #include "run_core.h"
+#include "engine/host_limit.h"
 #include "engine/suggest.h"
 
 #include <stdio.h>
@@ -217,6 +218,7 @@ int run_execute(struct run *r, struct sim_err *err)
 	double t0 = now_seconds();
 	engine_run(&r->eng);
 	r->wall_seconds = now_seconds() - t0;
+	r->host_peak_rss_mb = (double)(host_peak_rss_bytes() >> 10) / 1024;
 	r->wl->result(r->wstate, &r->res);
 	if (r->k.steady.mode != STEADY_OFF && !r->k.steady.total_units)	/* no units: in full */
 		steady_outcome(&r->k.steady, 0, r->res.sim_seconds * r->m.ghz * 1e9, r->m.ghz * 1e9,

@@ -40,6 +40,7 @@ struct run {
 	void *wstate;
 	struct workload_result res;
 	double wall_seconds;
+	double host_peak_rss_mb;	/* the process's peak resident memory, at the end */
 	bool built;		/* engine, hw, kernel exist */
 	bool workload_caches;	/* run_build leaves kernel_caches_ready to run_execute */
 	bool invariants_ok;

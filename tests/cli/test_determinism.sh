@@ -14,7 +14,7 @@ strip() {
 	python3 -c "
 import json, sys
 d = json.load(open(sys.argv[1]))
-del d['result']['wall_seconds'], d['result']['events_per_second']
+del d['result']['wall_seconds'], d['result']['events_per_second'], d['result']['host_peak_rss_mb']
 print(json.dumps(d, sort_keys=True))" "$1"
 }
 a=$(ls "$TMP"/seed1.*.json | head -1)

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "engine/engine.h"
+#include "engine/host_limit.h"
 #include "engine/event_queue.h"
 #include "engine/fiber.h"
 #include "engine/profile.h"
@@ -183,9 +184,40 @@ static void test_profile_symbols(void **state)
 	assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT);
 }
 
+/* --host-memory's sizes: MB by default, K/M/G/T suffixes (an optional B),
+ * a share of physical memory; anything else refused. */
+static void test_host_limit_parse(void **state)
+{
+	(void)state;
+	uint64_t b;
+	assert_int_equal(host_limit_parse("512", &b), 0);
+	assert_true(b == 512ull << 20);
+	assert_int_equal(host_limit_parse("2G", &b), 0);
+	assert_true(b == 2ull << 30);
+	assert_int_equal(host_limit_parse("1.5g", &b), 0);
+	assert_true(b == 3ull << 29);
+	assert_int_equal(host_limit_parse("100kB", &b), 0);
+	assert_true(b == 100ull << 10);
+	assert_int_equal(host_limit_parse("1T", &b), 0);
+	assert_true(b == 1ull << 40);
+	assert_int_equal(host_limit_parse("50%", &b), 0);
+	assert_true(b == host_physical_bytes() / 2 || b + 1 == host_physical_bytes() / 2);
+	const char *bad[] = { "", "abc", "-1", "10X", "101%", "5%%", "1e99", "nan", "2GG" };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		if (host_limit_parse(bad[i], &b) == 0)
+			fail_msg("'%s' was taken as a size", bad[i]);
+	/* the default limit is 80% of physical memory, then what is set */
+	assert_true(host_limit_get() <= host_physical_bytes());
+	host_limit_set(64ull << 20);
+	assert_true(host_limit_get() == 64ull << 20);
+	assert_true(host_rss_bytes() > 0 && host_peak_rss_bytes() >= host_rss_bytes() / 2);
+	host_limit_set(0);	/* no limit for the tests after this one */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_host_limit_parse),
 		cmocka_unit_test(test_queue_order),
 		cmocka_unit_test(test_profile_symbols),
 		cmocka_unit_test(test_queue_remove),

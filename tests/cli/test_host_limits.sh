@@ -1,0 +1,38 @@
+# test_host_limits.sh - bounded host resources: every run reports its peak
+# host memory; a run over --host-memory stops with exit 1 and says what to
+# shrink; a sweep's --run-timeout stops a run that takes too long, counts
+# it as failed, goes on, and --resume runs it again; bad sizes refused.
+. tests/cli/lib.sh
+expect_exit 0 "MB of host memory at the peak" "$SLABSIM" run -m tigerton -p slub \
+	-w 'hackbench 2 process 10' --json "$TMP/r.json"
+json "$TMP/r.json" "8 < d['result']['host_peak_rss_mb'] < 4096"
+# a run that grows past the limit stops cleanly (the check runs every 4M events)
+expect_exit 1 "out of host memory: the simulation holds" "$SLABSIM" run -m tigerton -p slub \
+	-w 'hackbench 10 process 2000' --host-memory 16 --json "$TMP/o.json"
+grep -q "shrink the workload (groups, loops, tasks), node_mem_mb or the machine, or raise --host-memory" \
+	"$TMP/out" || fail "the host-memory message does not say what to shrink"
+json "$TMP/o.json" "d['invariants'].startswith('the run stopped: out of host memory')"
+expect_exit 0 "Time:" "$SLABSIM" run -m tigerton -p slub -w 'hackbench 2 process 10' \
+	--host-memory 2G --quiet
+for bad in 10 abc 5X 101% -3; do
+	expect_exit 2 "--host-memory $bad: expected a size of at least 16 MB" "$SLABSIM" run \
+		-m tigerton -p slub -w 'hackbench 1 process 1' --host-memory "$bad"
+done
+expect_exit 2 "sweep: --host-memory 1K" "$SLABSIM" sweep tests/cli/data/tiny-sweep.json \
+	--host-memory 1K --out "$TMP/never"
+[ -e "$TMP/never" ] && fail "a refused sweep wrote its folder"
+# --run-timeout: one run of 2-3 s (longer under sanitizers), one of 10 ms
+cat > "$TMP/slowfast.json" <<'JSON'
+{ "name": "slowfast", "question": "a slow run and a fast one",
+  "machines": ["core2-ep"], "policies": ["slub"],
+  "workloads": ["hackbench 10 process 150", "hackbench 1 process 5"], "seed": 1 }
+JSON
+expect_exit 1 "took longer than --run-timeout 1 s and was stopped" "$SLABSIM" sweep \
+	"$TMP/slowfast.json" -j 1 --run-timeout 1 --no-plot --out "$TMP/t"
+grep -q "hackbench 1 process 5 .*0.00" "$TMP/out" || fail "the sweep did not go on to the fast run"
+[ "$(wc -l < "$TMP/t/runs.jsonl")" -eq 1 ] || fail "the stopped run has a result line"
+expect_exit 0 "" "$SLABSIM" sweep "$TMP/slowfast.json" -j 1 --resume --no-plot --out "$TMP/t"
+[ "$(wc -l < "$TMP/t/runs.jsonl")" -eq 2 ] || fail "--resume did not run the stopped run again"
+expect_exit 2 "--run-timeout 0: expected whole seconds" "$SLABSIM" sweep \
+	tests/cli/data/tiny-sweep.json --run-timeout 0 --out "$TMP/never"
+finish
