@@ -42,6 +42,8 @@ static const char sweep_help[] =
 	"                  share of physical memory like 40% (default 80%, per run)\n"
 	"  --run-timeout S stop a run still going after S seconds of wall time and count\n"
 	"                  it as failed; the sweep goes on (--resume runs it again)\n"
+	"A run that crashes (a module's SIGSEGV) or is stopped leaves a line with its\n"
+	"key and why (the signal) in DIR/crashed.jsonl, and the sweep goes on.\n"
 	"\n"
 	"Each run's seed derives from the file's seed, the point and the replicate, so\n"
 	"results do not depend on order or parallelism. Exit status: 0 done, 1 a run\n"
@@ -56,6 +58,7 @@ struct progress {
 	bool tty;
 	struct sim_err err;
 	bool write_failed;
+	const char *out;	/* the results folder: crashed.jsonl goes there */
 };
 
 static double now(void)
@@ -76,6 +79,28 @@ static void fmt_duration(double s, char *out, size_t size)
 }
 
 /* A run finished: keep it, append it to runs.jsonl, show progress. */
+/* A run that left no result (it crashed, was stopped by --run-timeout or
+ * failed to start) gets a line in crashed.jsonl, which --resume leaves: the
+ * run itself is done again, as it is not in runs.jsonl. */
+static void record_crash(struct progress *pg, int run, const char *key, const char *why)
+{
+	if (!pg->out)
+		return;
+	char path[4200];
+	snprintf(path, sizeof(path), "%s/crashed.jsonl", pg->out);
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddNumberToObject(o, "run", run);
+	cJSON_AddStringToObject(o, "key", key);
+	cJSON_AddNumberToObject(o, "replicate", run >= 0 ? run % pg->e->replicates : -1);
+	cJSON_AddStringToObject(o, "why", why);
+	char *line = cJSON_PrintUnformatted(o);
+	FILE *f = fopen(path, "a");
+	if (!f || !line || fprintf(f, "%s\n", line) < 0 || fclose(f) != 0)
+		fprintf(stderr, "slabsim: cannot write %s\n", path);
+	free(line);
+	cJSON_Delete(o);
+}
+
 static void on_done(void *ctx, int run, const char *line, const char *why)
 {
 	struct progress *pg = ctx;
@@ -89,6 +114,7 @@ static void on_done(void *ctx, int run, const char *line, const char *why)
 		pg->failed++;
 		fprintf(stderr, "%sslabsim: run %d (%s, replicate %d): %s\n", pg->tty ? "\r\033[K" : "",
 			run, key, run >= 0 ? run % e->replicates : -1, why ? why : "no result");
+		record_crash(pg, run, key, why ? why : "no result");
 		return;
 	}
 	if (!pg->write_failed && runs_append(pg->fd, line, &pg->err) < 0)
@@ -167,7 +193,7 @@ int cmd_sweep(int argc, char **argv)
 	if (status < 0 && sweep_prepare(&o, &e, rank, &err) < 0)
 		status = rank == 0 ? cli_usage_error("%s", err.msg) : 2;
 	cJSON **runs = status < 0 ? calloc((size_t)experiment_runs(&e) + 1, sizeof(*runs)) : NULL;
-	struct progress pg = { .e = &e, .runs = runs, .fd = -1, .tty = isatty(2) };
+	struct progress pg = { .e = &e, .runs = runs, .fd = -1, .tty = isatty(2), .out = o.out };
 	int *todo = NULL, ntodo = 0;
 	if (status < 0 && rank == 0) {
 		if (sweep_open_dir(&o, &e, runs, &pg.fd, &err) < 0) {

@@ -176,7 +176,8 @@ int sweep_open_dir(struct sweep_opts *o, const struct experiment *e, cJSON **run
 		return -1;
 	clean_tmpdir(o->tmpdir);
 	if (o->force) {
-		static const char *const old[] = { "runs.jsonl", "summary.json", "summary.csv" };
+		static const char *const old[] = { "runs.jsonl", "summary.json", "summary.csv",
+						   "crashed.jsonl" };
 		for (int i = 0; i < 3; i++) {
 			snprintf(path, sizeof(path), "%s/%s", o->out, old[i]);
 			unlink(path);

@@ -31,6 +31,7 @@ expect_exit 1 "took longer than --run-timeout 1 s and was stopped" "$SLABSIM" sw
 	"$TMP/slowfast.json" -j 1 --run-timeout 1 --no-plot --out "$TMP/t"
 grep -q "hackbench 1 process 5 .*0.00" "$TMP/out" || fail "the sweep did not go on to the fast run"
 [ "$(wc -l < "$TMP/t/runs.jsonl")" -eq 1 ] || fail "the stopped run has a result line"
+json "$TMP/t/crashed.jsonl" "d['run'] == 0 and d['key'].startswith('hackbench 10 process 150') and 'run-timeout' in d['why']"
 expect_exit 0 "" "$SLABSIM" sweep "$TMP/slowfast.json" -j 1 --resume --no-plot --out "$TMP/t"
 [ "$(wc -l < "$TMP/t/runs.jsonl")" -eq 2 ] || fail "--resume did not run the stopped run again"
 expect_exit 2 "--run-timeout 0: expected whole seconds" "$SLABSIM" sweep \
