@@ -47,7 +47,8 @@ static const char sweep_help[] =
 	"\n"
 	"Each run's seed derives from the file's seed, the point and the replicate, so\n"
 	"results do not depend on order or parallelism. Exit status: 0 done, 1 a run\n"
-	"failed (invariant, crash), 2 bad usage or input (nothing is written).\n";
+	"failed (invariant, crash), 2 bad usage or input (nothing is written), 130\n"
+	"interrupted by Ctrl-C (the runs going are stopped; --resume finishes it).\n";
 
 struct progress {
 	const struct experiment *e;
@@ -223,13 +224,22 @@ int cmd_sweep(int argc, char **argv)
 			sweep_mpi_coordinate(&e, todo, ntodo, on_done, &pg);
 		else if (nranks > 1)
 			sweep_mpi_work(&e);
-		else
+		else {
+			sweep_catch_interrupts();
 			sweep_local(&e, todo, ntodo, o.jobs, o.run_timeout, o.tmpdir, on_done, &pg);
+		}
 		if (rank == 0) {
 			rmdir(o.tmpdir);
 			if (pg.fd >= 0)
 				close(pg.fd);
 			status = pg.failed ? 1 : 0;
+			if (sweep_interrupted) {
+				fprintf(stderr, "%sslabsim: sweep interrupted (%s): %d of %d runs done; "
+					"the same command with --resume finishes it\n",
+					pg.tty ? "\r\033[K" : "", strsignal(sweep_interrupted),
+					pg.done_before + pg.done - pg.failed, pg.total);
+				status = 128 + sweep_interrupted;
+			}
 			if (pg.write_failed) {
 				fprintf(stderr, "slabsim: %s\n", pg.err.msg);
 				status = 1;

@@ -7,6 +7,7 @@
 #ifndef SIM_SWEEP_H
 #define SIM_SWEEP_H
 
+#include <signal.h>
 #include <stdbool.h>
 
 #include <cjson/cJSON.h>
@@ -27,6 +28,12 @@ char *sweep_run_one(const struct experiment *e, int run, bool *failed, struct si
  * runs that crashed or timed out. */
 int sweep_local(const struct experiment *e, const int *todo, int n, int jobs, int timeout,
 		const char *tmpdir, sweep_done_fn done, void *ctx);
+
+/* Ctrl-C (SIGINT) or SIGTERM during sweep_local: it starts no more runs,
+ * stops those going (they are not failures: --resume does them) and
+ * returns; the signal is then in sweep_interrupted. */
+extern volatile sig_atomic_t sweep_interrupted;
+void sweep_catch_interrupts(void);
 
 /* MPI: the number of ranks (1 without MPI or without mpirun), this rank. */
 int sweep_mpi_init(int *argc, char ***argv, int *rank);

@@ -105,6 +105,22 @@ static char *read_result(const char *tmpdir, int run)
 	return line;
 }
 
+volatile sig_atomic_t sweep_interrupted;
+
+static void on_interrupt(int sig)
+{
+	sweep_interrupted = sig;
+}
+
+void sweep_catch_interrupts(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_interrupt;	/* no SA_RESTART: waitpid returns EINTR */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
 int sweep_local(const struct experiment *e, const int *todo, int n, int jobs, int timeout,
 		const char *tmpdir, sweep_done_fn done, void *ctx)
 {
@@ -116,8 +132,15 @@ int sweep_local(const struct experiment *e, const int *todo, int n, int jobs, in
 	int next = 0, running = 0, crashed = 0;
 	pid_t self = getpid();
 	fflush(NULL);
-	while (next < n || running) {
-		while (next < n && running < jobs) {
+	bool stopping = false;
+	while ((next < n && !sweep_interrupted) || running) {
+		if (sweep_interrupted && !stopping) {	/* Ctrl-C: stop the runs going */
+			stopping = true;
+			for (int s = 0; s < jobs; s++)
+				if (pid[s])
+					kill(pid[s], SIGKILL);
+		}
+		while (next < n && running < jobs && !sweep_interrupted) {
 			int s = 0;
 			while (pid[s])
 				s++;
@@ -129,8 +152,11 @@ int sweep_local(const struct experiment *e, const int *todo, int n, int jobs, in
 				}
 				break;
 			}
-			if (c == 0)
+			if (c == 0) {
+				signal(SIGINT, SIG_DFL);
+				signal(SIGTERM, SIG_DFL);
 				worker(e, todo[next], tmpdir, self, timeout);
+			}
 			pid[s] = c;
 			slot_run[s] = todo[next++];
 			running++;
@@ -150,6 +176,13 @@ int sweep_local(const struct experiment *e, const int *todo, int n, int jobs, in
 		pid[s] = 0;
 		running--;
 		char *line = read_result(tmpdir, slot_run[s]);
+		if (WIFSIGNALED(status) && WTERMSIG(status) == SIGINT && !sweep_interrupted)
+			sweep_interrupted = SIGINT;	/* the terminal's Ctrl-C reached it first */
+		stopping = stopping || sweep_interrupted;
+		if (stopping && !(line && WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
+			free(line);	/* stopped by the interrupt: not a failure */
+			continue;
+		}
 		if (line && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
 			done(ctx, slot_run[s], line, NULL);
 		} else {

@@ -1,7 +1,9 @@
 # test_host_limits.sh - bounded host resources: every run reports its peak
 # host memory; a run over --host-memory stops with exit 1 and says what to
-# shrink; a sweep's --run-timeout stops a run that takes too long, counts
-# it as failed, goes on, and --resume runs it again; bad sizes refused.
+# shrink; a sweep's --run-timeout stops a run that takes too long, records
+# it in crashed.jsonl, goes on, and --resume runs it again; Ctrl-C stops a
+# sweep with exit 130, no run counted as failed, and --resume finishes it;
+# bad sizes refused.
 . tests/cli/lib.sh
 expect_exit 0 "MB of host memory at the peak" "$SLABSIM" run -m tigerton -p slub \
 	-w 'hackbench 2 process 10' --json "$TMP/r.json"
@@ -34,6 +36,21 @@ grep -q "hackbench 1 process 5 .*0.00" "$TMP/out" || fail "the sweep did not go 
 json "$TMP/t/crashed.jsonl" "d['run'] == 0 and d['key'].startswith('hackbench 10 process 150') and 'run-timeout' in d['why']"
 expect_exit 0 "" "$SLABSIM" sweep "$TMP/slowfast.json" -j 1 --resume --no-plot --out "$TMP/t"
 [ "$(wc -l < "$TMP/t/runs.jsonl")" -eq 2 ] || fail "--resume did not run the stopped run again"
+# Ctrl-C (SIGINT to the sweep) while the slow run goes
+"$SLABSIM" sweep "$TMP/slowfast.json" -j 1 --no-plot --out "$TMP/i" > "$TMP/i.out" 2>&1 &
+pid=$!
+sleep 0.7
+kill -INT $pid
+wait $pid
+rc=$?
+[ $rc -eq 130 ] || fail "an interrupted sweep exited $rc, not 130: $(tail -c 300 "$TMP/i.out")"
+grep -q "sweep interrupted (Interrupt): 0 of 2 runs done; the same command with --resume finishes it" \
+	"$TMP/i.out" || fail "no interrupt message: $(tail -c 300 "$TMP/i.out")"
+[ -e "$TMP/i/crashed.jsonl" ] && fail "an interrupted run was recorded as crashed"
+sleep 0.2
+pgrep -f "slabsim sweep $TMP/slowfast.json" > /dev/null && fail "a worker outlived the interrupt"
+expect_exit 0 "" "$SLABSIM" sweep "$TMP/slowfast.json" -j 1 --resume --no-plot --out "$TMP/i"
+[ "$(wc -l < "$TMP/i/runs.jsonl")" -eq 2 ] || fail "--resume did not finish the interrupted sweep"
 expect_exit 2 "--run-timeout 0: expected whole seconds" "$SLABSIM" sweep \
 	tests/cli/data/tiny-sweep.json --run-timeout 0 --out "$TMP/never"
 finish
