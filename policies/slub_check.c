@@ -19,8 +19,10 @@ void slub_cache_info(void *state, struct kmem_cache *kc, struct cache_info *out)
 	out->slabs_peak = s->slabs_peak;
 	for (int nid = 0; nid < sl->k->m->nodes; nid++)
 		out->partial += s->node[nid].nr_partial;
-	for (int i = 0; i < s->nall; i++)
+	for (int i = 0; i < s->nall; i++) {	/* ORDER_FALLBACK: not all of s->order */
 		out->objects += s->all[i]->objects;
+		out->pages += 1ull << s->all[i]->order;
+	}
 	for (int i = 0; i < sl->k->ncaches; i++) {
 		struct kmem_cache *c = sl->k->caches[i];
 		if (c == kc || c->alias == kc)

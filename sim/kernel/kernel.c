@@ -32,6 +32,15 @@ const struct param_def kernel_param_defs[] = {
 	{ "wake_affine", PT_BOOL, "1", 0, 1, NULL, "pull sync wakees to the waker's CPU" },
 	{ "sizeof_sk_buff", PT_INT, "184", 64, 4096, NULL,
 	  "sizeof(struct sk_buff): the skbuff_head_cache object and truesize" },
+	{ "failslab", PT_STR, "", 0, 0, NULL,
+	  "fail slab allocations: INTERVAL,PROBABILITY,SPACE,TIMES as the kernel's boot "
+	  "parameter (e.g. 1,10,0,-1: 10% of them, no limit); empty: off" },
+	{ "fail_page_alloc", PT_STR, "", 0, 0, NULL,
+	  "fail page allocations of at least fail_page_alloc_min_order, the same four "
+	  "figures; empty: off" },
+	{ "fail_page_alloc_min_order", PT_INT, "1", 0, 10, NULL,
+	  "fail_page_alloc's min-order: smaller allocations never fail (the kernel's "
+	  "default, 1, spares single pages)" },
 	{ NULL },
 };
 
@@ -45,6 +54,10 @@ int kernel_version_code(const char *v)
 
 int kernel_presets(struct param_set *ps, struct sim_err *err)
 {
+	struct fault_attr a;	/* refused here, before a run is built */
+	if (fault_attr_parse(&a, "failslab", param_str(ps, "failslab"), err) < 0 ||
+	    fault_attr_parse(&a, "fail_page_alloc", param_str(ps, "fail_page_alloc"), err) < 0)
+		return -1;
 	int era = kernel_version_code(param_str(ps, "kernel"));
 	const char *lock = era >= 40200 ? "queued" : era >= 20625 ? "ticket" : "byte";
 	if (params_preset(ps, "spinlock", lock, err) < 0)
@@ -54,6 +67,19 @@ int kernel_presets(struct param_set *ps, struct sim_err *err)
 			  era == 20625 ? "5000000" : "10000000", err) < 0)
 		return -1;
 	return 0;
+}
+
+const char *kernel_alloc_failures(const struct kernel *k, char *buf, size_t size)
+{
+	uint64_t oom = 0;
+	for (int o = 0; o < MAX_ORDER; o++)
+		oom += k->pa.failed[o];
+	snprintf(buf, size, "failslab injected %llu, fail_page_alloc injected %llu, and the "
+		 "page allocator found no free block %llu times (node_mem_mb=%lld)",
+		 (unsigned long long)k->failslab.injected,
+		 (unsigned long long)k->fail_page_alloc.injected, (unsigned long long)oom,
+		 (long long)param_int(&k->params, "node_mem_mb"));
+	return buf;
 }
 
 void kernel_violation(struct kernel *k, const char *fmt, ...)
@@ -117,6 +143,11 @@ int kernel_init(struct kernel *k, struct engine *eng, struct hw *hw,
 	k->era = kernel_version_code(param_str(params, "kernel"));
 	k->lock_kind = (enum hw_lock_kind)hw_lock_kind_parse(param_str(params, "spinlock"));
 	k->policy = policy;
+	if (fault_attr_parse(&k->failslab, "failslab", param_str(params, "failslab"), err) < 0 ||
+	    fault_attr_parse(&k->fail_page_alloc, "fail_page_alloc",
+			     param_str(params, "fail_page_alloc"), err) < 0)
+		return -1;
+	k->fail_page_alloc_min_order = (unsigned int)param_int(params, "fail_page_alloc_min_order");
 	register_symbols(k);
 	if (kmem_stat_init(&k->kmem, eng->ncpus) < 0)
 		return sim_fail(err, "out of memory");
@@ -199,7 +230,7 @@ int kernel_check_state(struct kernel *k, bool at_end, struct sim_err *err)
 		if (k->caches[i]->alias)
 			continue;
 		k->policy->cache_info(k->pstate, k->caches[i], &ci);
-		slab_pages += ci.slabs << ci.order;
+		slab_pages += ci.pages ? ci.pages : ci.slabs << ci.order;
 	}
 	if (slab_pages != k->pa.slab_pages)
 		return sim_fail(err, "slab pages: caches hold %llu but the page allocator "

@@ -14,6 +14,7 @@
 #include "hw/machine.h"
 #include "hw/spinlock.h"
 #include "kmem_stat.h"
+#include "fault_inject.h"
 #include "page_alloc.h"
 #include "sched.h"
 
@@ -68,6 +69,8 @@ struct kernel {
 		uint64_t cycles[2][PROFILE_MAX_SYMS];
 	} win;
 	struct steady steady;		/* sample=: the workload reports its units here */
+	struct fault_attr failslab, fail_page_alloc;	/* fault injection */
+	unsigned int fail_page_alloc_min_order;
 	int works_running;		/* delayed works in flight (they may yield) */
 	bool violated;			/* an invariant failed */
 	char violation[1024];
@@ -78,6 +81,10 @@ extern const struct param_def kernel_param_defs[];
 
 /* Apply the presets of kernel=VERSION (e.g. the lock kind) to `ps`. */
 int kernel_presets(struct param_set *ps, struct sim_err *err);
+
+/* Why allocations have failed so far, for a message: the injected failures
+ * (failslab, fail_page_alloc) and the page allocator's own (into buf). */
+const char *kernel_alloc_failures(const struct kernel *k, char *buf, size_t size);
 
 /* Parse "2.6.25" into 20625. */
 int kernel_version_code(const char *v);

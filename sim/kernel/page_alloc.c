@@ -212,6 +212,10 @@ struct page *alloc_pages_node(struct page_alloc *pa, struct sim_cpu *cpu, int ni
 {
 	struct kernel *k = pa->k;
 	struct zone *z = &pa->zones[nid];
+	/* should_fail_alloc_page(): fail_page_alloc= may fail it */
+	if (k->fail_page_alloc.enabled && order >= k->fail_page_alloc_min_order &&
+	    should_fail(&k->fail_page_alloc, k->eng->rng, (size_t)PAGE_SIZE << order))
+		return NULL;
 	int prev = sym_enter(cpu, pa->sym_rmqueue);
 	cpu_charge(cpu, pa->cost_alloc);
 	struct page *page = NULL;
@@ -246,6 +250,8 @@ struct page *alloc_pages_node(struct page_alloc *pa, struct sim_cpu *cpu, int ni
 		prep_compound(pa, page, order);
 		pa->allocs[order]++;
 		pa->pages_out += 1ull << order;
+	} else {
+		pa->failed[order]++;	/* the node has no free block that large */
 	}
 	sym_exit(cpu, prev);
 	return page;

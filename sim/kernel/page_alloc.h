@@ -112,6 +112,7 @@ struct page_alloc {
 	struct hw_lock_class page_lock_class;
 	uint64_t slab_pages, slab_pages_peak;	/* all nodes */
 	uint64_t allocs[MAX_ORDER], frees[MAX_ORDER];
+	uint64_t failed[MAX_ORDER];	/* no free block of the order on the node */
 	uint64_t pages_out;		/* handed out and not freed */
 	int sym_rmqueue, sym_free;
 	uint32_t cost_alloc, cost_free, cost_per_page;

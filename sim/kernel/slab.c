@@ -203,8 +203,16 @@ static bool note_free(struct kernel *k, struct sim_cpu *cpu, struct kmem_cache *
 	return true;
 }
 
+/* should_failslab() (slab_pre_alloc_hook): failslab= may fail it. */
+static bool failslab(struct kernel *k, const struct kmem_cache *c)
+{
+	return k->failslab.enabled && should_fail(&k->failslab, k->eng->rng, c->object_size);
+}
+
 kaddr_t kmem_cache_alloc(struct kernel *k, struct sim_cpu *cpu, struct kmem_cache *c)
 {
+	if (failslab(k, c))
+		return 0;
 	uint16_t site = kmem_site_current(&k->kmem, &k->eng->prof, cpu);
 	int psym = sym_enter(cpu, k->sym_cache_alloc);
 	cpu_region_enter(cpu);	/* the slab allocator's time */
@@ -234,6 +242,10 @@ static kaddr_t do_kmalloc(struct kernel *k, struct sim_cpu *cpu, size_t size, in
 	uint16_t site = kmem_site_current(&k->kmem, &k->eng->prof, cpu);
 	int psym = sym_enter(cpu, sym);
 	kaddr_t obj = 0;
+	if (c && failslab(k, c)) {
+		sym_exit(cpu, psym);
+		return 0;
+	}
 	if (c) {
 		cpu_region_enter(cpu);
 		obj = k->policy->alloc(k->pstate, real_cache(c), cpu, -1);

@@ -59,6 +59,9 @@ struct cache_info {
 	uint64_t partial;		/* slabs on partial lists now */
 	uint64_t objects;		/* object slots in all slabs */
 	uint64_t active;		/* objects in use */
+	uint64_t pages;			/* pages its slabs hold; 0: slabs << order (a
+					 * policy whose slabs all have the cache's
+					 * order may leave it) */
 	int nstats;
 	struct slab_stat stats[SLAB_MAX_STATS];		/* kernel names */
 	int ntunables;

@@ -124,6 +124,27 @@ static cJSON *locks_json(const struct run *r)
 	return a;
 }
 
+/* "faults": what fault injection failed and what the page allocator could
+ * not satisfy, only when there is any (a default run has no such member). */
+static void add_alloc_failures(cJSON *root, const struct run *r)
+{
+	const struct kernel *k = &r->k;
+	uint64_t oom = 0;
+	for (int o = 0; o < MAX_ORDER; o++)
+		oom += k->pa.failed[o];
+	if (!k->failslab.enabled && !k->fail_page_alloc.enabled && !oom)
+		return;
+	cJSON *f = cJSON_AddObjectToObject(root, "faults");
+	const struct fault_attr *a[] = { &k->failslab, &k->fail_page_alloc };
+	for (int i = 0; i < 2; i++) {
+		cJSON *o = cJSON_AddObjectToObject(f, a[i]->name);
+		cJSON_AddBoolToObject(o, "enabled", a[i]->enabled);
+		cJSON_AddNumberToObject(o, "calls", (double)a[i]->calls);
+		cJSON_AddNumberToObject(o, "injected", (double)a[i]->injected);
+	}
+	cJSON_AddNumberToObject(f, "page_alloc_failed", (double)oom);
+}
+
 cJSON *report_json(const struct run *r)
 {
 	struct run_window w;
@@ -174,6 +195,7 @@ cJSON *report_json(const struct run *r)
 	cJSON *mem = cJSON_AddObjectToObject(root, "memory");
 	cJSON_AddNumberToObject(mem, "slab_bytes_peak", (double)(r->k.pa.slab_pages_peak * PAGE_SIZE));
 	cJSON_AddNumberToObject(mem, "slab_bytes_end", (double)(r->k.pa.slab_pages * PAGE_SIZE));
+	add_alloc_failures(root, r);
 	cJSON *fab = cJSON_AddObjectToObject(root, "hw");
 	cJSON_AddNumberToObject(fab, "mem_loads", (double)r->hw.stats.mem_loads);
 	cJSON_AddNumberToObject(fab, "rereads", (double)r->hw.stats.rereads);

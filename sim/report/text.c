@@ -191,6 +191,30 @@ static void print_sample(FILE *out, const struct steady_outcome *o)
 	}
 }
 
+/* Fault injection and the page allocator's own failures, when there were
+ * any to report (failslab=, fail_page_alloc=, a small node_mem_mb). */
+static void print_alloc_failures(FILE *out, const struct run *r)
+{
+	const struct kernel *k = &r->k;
+	uint64_t oom = 0;
+	for (int o = 0; o < MAX_ORDER; o++)
+		oom += k->pa.failed[o];
+	if (!k->failslab.enabled && !k->fail_page_alloc.enabled && !oom)
+		return;
+	fprintf(out, "\n# Allocation failures\n");
+	if (k->failslab.enabled)
+		fprintf(out, "failslab=%s: %llu of %llu slab allocations failed\n",
+			param_str(&k->params, "failslab"), (unsigned long long)k->failslab.injected,
+			(unsigned long long)k->failslab.calls);
+	if (k->fail_page_alloc.enabled)
+		fprintf(out, "fail_page_alloc=%s: %llu of %llu page allocations of order >= %u "
+			"failed\n", param_str(&k->params, "fail_page_alloc"),
+			(unsigned long long)k->fail_page_alloc.injected,
+			(unsigned long long)k->fail_page_alloc.calls, k->fail_page_alloc_min_order);
+	fprintf(out, "page allocator: no free block %llu times (node_mem_mb=%lld)\n",
+		(unsigned long long)oom, (long long)param_int(&k->params, "node_mem_mb"));
+}
+
 void report_text(FILE *out, const struct run *r, int profile_rows)
 {
 	struct run_window w;
@@ -231,5 +255,6 @@ void report_text(FILE *out, const struct run *r, int profile_rows)
 	else
 		fprintf(out, "\n# No slab allocations in this run: no slabinfo, allocator "
 			"statistics or perf kmem stat\n");
+	print_alloc_failures(out, r);
 	fprintf(out, "\ninvariants: %s\n", r->invariants_ok ? "ok" : r->invariants_msg);
 }

@@ -100,9 +100,18 @@ static void hb_sender(struct task *t, void *arg)
 		}
 		for (int j = 0; j < hb->fds; j++) {
 			long done = 0;
-			while (done < hb->datasize)
-				done += sys_write_unix(t, &hb->socks[2 * (base + j) + 1],
-						       (size_t)(hb->datasize - done));
+			while (done < hb->datasize) {
+				long r = sys_write_unix(t, &hb->socks[2 * (base + j) + 1],
+							(size_t)(hb->datasize - done));
+				if (r < 0) {	/* barf("SENDER: write"): hackbench exits */
+					char why[256];
+					kernel_violation(t->k, "hackbench: SENDER: write: No buffer space "
+							 "available (an skb allocation failed: %s)",
+							 kernel_alloc_failures(t->k, why, sizeof(why)));
+					return;
+				}
+				done += r;
+			}
 		}
 	}
 }

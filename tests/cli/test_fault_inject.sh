@@ -1,0 +1,62 @@
+# test_fault_inject.sh - failslab= and fail_page_alloc= as the kernel's
+# fault injection: failed allocations counted in the report and the JSON,
+# survived with invariants intact where the workload copes (mix, trace),
+# SLUB's ORDER_FALLBACK on a failed high-order page, hackbench's sender
+# exiting on its failed write as hackbench does, memory running out for
+# real said as such, the same seed giving the same run, bad specs refused.
+. tests/cli/lib.sh
+MIX="mix configs/mix/example.json duration_ms=5"
+# a default run has no fault section
+expect_exit 0 "invariants: ok" "$SLABSIM" run -m nehalem-ep -p slub -w "$MIX" --json "$TMP/d.json"
+grep -q "Allocation failures" "$TMP/out" && fail "a default run reports allocation failures"
+json "$TMP/d.json" "'faults' not in d"
+# failslab: every policy survives failed object allocations in mix
+for p in slab slub slqb magazine; do
+	expect_exit 0 "invariants: ok" "$SLABSIM" run -m nehalem-ep -p $p -w "$MIX" \
+		failslab=1,5,0,-1 --json "$TMP/$p.json"
+	grep -qE "^failslab=1,5,0,-1: [1-9][0-9]* of [0-9]+ slab allocations failed$" "$TMP/out" ||
+		fail "$p: no failslab line"
+	# (magazines come from a cache too: a failed one falls back to the slab layer)
+	json "$TMP/$p.json" "d['faults']['failslab']['injected'] >= d['result']['alloc_failures'] > 0"
+done
+# times and min-order: one failure only; order-0 pages spared by default
+expect_exit 0 "failslab=1,100,0,1: 1 of" "$SLABSIM" run -m nehalem-ep -p slab -w "$MIX" failslab=1,100,0,1
+# fail_page_alloc: SLAB's cache_grow fails the allocation; SLUB from 2.6.26
+# retries at the smallest order that fits and counts ORDER_FALLBACK
+expect_exit 0 "invariants: ok" "$SLABSIM" run -m nehalem-ep -p slab -w "$MIX" \
+	fail_page_alloc=1,30,0,-1 fail_page_alloc_min_order=0 --json "$TMP/pa.json"
+json "$TMP/pa.json" "d['faults']['fail_page_alloc']['injected'] == d['result']['alloc_failures'] > 0"
+for k in 2.6.26 3.2 7.0; do
+	expect_exit 0 "invariants: ok" "$SLABSIM" run -m nehalem-ep -p slub kernel=$k -w "$MIX" \
+		fail_page_alloc=1,50,0,-1 --json "$TMP/of.json"
+	json "$TMP/of.json" "sum(c['stats'].get('ORDER_FALLBACK', 0) for c in d['caches']) > 0"
+done
+# the same seed gives the same run with injection (the run's own generator)
+"$SLABSIM" run -m nehalem-ep -p slub -w "$MIX" failslab=1,5,0,-1 --json "$TMP/s2.json" > /dev/null 2>&1
+python3 - "$TMP/slub.json" "$TMP/s2.json" <<'PY' || fail "injection is not reproducible"
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:3])
+for d in (a, b):
+    for k in ("wall_seconds", "events_per_second", "host_peak_rss_mb"):
+        d["result"].pop(k)
+assert a == b
+PY
+# a trace replay counts its failed allocations and goes on
+expect_exit 0 "invariants: ok" "$SLABSIM" trace replay tests/cli/data/traces/kmem_SLUB.log \
+	-m nehalem-ep -p slub pace=asap cpu_map=spread failslab=1,2,0,-1
+grep -qE "allocations failed \(NULL" "$TMP/out" || fail "the replay does not report its failed allocations"
+# hackbench exits on a failed write (barf("SENDER: write")), as it does
+expect_exit 1 "hackbench: SENDER: write: No buffer space available (an skb allocation failed: failslab injected 1" \
+	"$SLABSIM" run -m tigerton -p slub -w 'hackbench 10 process 20' failslab=1,100,0,1
+# memory that runs out for real (the issue's node_mem_mb=64) says so
+expect_exit 1 "and the page allocator found no free block" "$SLABSIM" run -m tigerton -p slub \
+	-w 'hackbench 100 process 20' node_mem_mb=64
+grep -q "^page allocator: no free block [1-9]" "$TMP/out" || fail "no page allocator line"
+# bad specifications: one message, exit 2, before the run
+for bad in 1,10 0,10,0,1 1,101,0,1 1,10,0,-2 x; do
+	expect_exit 2 "failslab=$bad: " "$SLABSIM" run -m tigerton -p slub -w 'hackbench 1 process 1' \
+		failslab=$bad
+done
+expect_exit 2 "fail_page_alloc_min_order" "$SLABSIM" run -m tigerton -p slub \
+	-w 'hackbench 1 process 1' fail_page_alloc_min_order=11
+finish
