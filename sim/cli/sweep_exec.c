@@ -132,10 +132,10 @@ int sweep_local(const struct experiment *e, const int *todo, int n, int jobs, in
 	int next = 0, running = 0, crashed = 0;
 	pid_t self = getpid();
 	fflush(NULL);
-	bool stopping = false;
+	bool stopping = false, killed = false;
 	while ((next < n && !sweep_interrupted) || running) {
-		if (sweep_interrupted && !stopping) {	/* Ctrl-C: stop the runs going */
-			stopping = true;
+		if (sweep_interrupted && !killed) {	/* Ctrl-C: stop the runs going */
+			stopping = killed = true;
 			for (int s = 0; s < jobs; s++)
 				if (pid[s])
 					kill(pid[s], SIGKILL);

@@ -11,7 +11,6 @@
 #include "engine/oom.h"
 
 #include <stdio.h>
-
 #include <stdlib.h>
 #include <string.h>
 
