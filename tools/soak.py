@@ -2,7 +2,8 @@
 """soak.py - a random-configuration soak of slabsim.
 
 Draws random valid runs (machine, policy, kernel era, lock kind, workload
-and its size, policy parameters, sampling, seed), runs each twice with the
+and its size, policy parameters, sampling, fault injection where the
+workload survives a failed allocation, seed), runs each twice with the
 same seed, and checks that each exits 0 with its invariants "ok" and that
 both give the same JSON but for the host's figures. Every failing draw is
 written to OUT/failures/ as a file of the run's arguments, one per line,
@@ -73,6 +74,14 @@ def draw(seed, i):
         w = (f"trace tests/cli/data/traces/kmem_{r.choice(['SLAB', 'SLUB'])}.log pace=asap "
              f"cpu_map={r.choice(['modulo', 'spread'])}")
     args += ["-w", w]
+    # fault injection where the workload survives a NULL (hackbench, oltp and
+    # netperf end on one, as their real counterparts do)
+    if kind in ("mix", "kbuild", "trace") and r.random() < 0.4:
+        if r.random() < 0.7:
+            args.append(f"failslab=1,{r.randint(1, 10)},0,-1")
+        if r.random() < 0.5:
+            args += [f"fail_page_alloc=1,{r.randint(5, 40)},0,-1",
+                     f"fail_page_alloc_min_order={r.randint(0, 2)}"]
     if policy == "slub":
         if r.random() < 0.5:
             args.append(f"slub_min_objects={r.choice([4, 8, 16, 32, 64])}")
