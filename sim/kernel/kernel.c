@@ -71,9 +71,7 @@ int kernel_presets(struct param_set *ps, struct sim_err *err)
 
 const char *kernel_alloc_failures(const struct kernel *k, char *buf, size_t size)
 {
-	uint64_t oom = 0;
-	for (int o = 0; o < MAX_ORDER; o++)
-		oom += k->pa.failed[o];
+	uint64_t oom = page_alloc_failures(&k->pa);
 	snprintf(buf, size, "failslab injected %llu, fail_page_alloc injected %llu, and the "
 		 "page allocator found no free block %llu times (node_mem_mb=%lld)",
 		 (unsigned long long)k->failslab.injected,

@@ -257,6 +257,14 @@ struct page *alloc_pages_node(struct page_alloc *pa, struct sim_cpu *cpu, int ni
 	return page;
 }
 
+uint64_t page_alloc_failures(const struct page_alloc *pa)
+{
+	uint64_t n = 0;
+	for (int o = 0; o < MAX_ORDER; o++)
+		n += pa->failed[o];
+	return n;
+}
+
 void __free_pages(struct page_alloc *pa, struct sim_cpu *cpu, struct page *page,
 		  unsigned int order)
 {

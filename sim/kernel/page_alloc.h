@@ -125,6 +125,8 @@ void page_alloc_destroy(struct page_alloc *pa);
 /* alloc_pages_node(): a 2^order block on `nid`, NULL if none. */
 struct page *alloc_pages_node(struct page_alloc *pa, struct sim_cpu *cpu, int nid,
 			      unsigned int order);
+/* Allocations that found no free block, of every order. */
+uint64_t page_alloc_failures(const struct page_alloc *pa);
 /* __free_pages() */
 void __free_pages(struct page_alloc *pa, struct sim_cpu *cpu, struct page *page,
 		  unsigned int order);

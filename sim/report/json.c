@@ -129,9 +129,7 @@ static cJSON *locks_json(const struct run *r)
 static void add_alloc_failures(cJSON *root, const struct run *r)
 {
 	const struct kernel *k = &r->k;
-	uint64_t oom = 0;
-	for (int o = 0; o < MAX_ORDER; o++)
-		oom += k->pa.failed[o];
+	uint64_t oom = page_alloc_failures(&k->pa);
 	if (!k->failslab.enabled && !k->fail_page_alloc.enabled && !oom)
 		return;
 	cJSON *f = cJSON_AddObjectToObject(root, "faults");

@@ -196,9 +196,7 @@ static void print_sample(FILE *out, const struct steady_outcome *o)
 static void print_alloc_failures(FILE *out, const struct run *r)
 {
 	const struct kernel *k = &r->k;
-	uint64_t oom = 0;
-	for (int o = 0; o < MAX_ORDER; o++)
-		oom += k->pa.failed[o];
+	uint64_t oom = page_alloc_failures(&k->pa);
 	if (!k->failslab.enabled && !k->fail_page_alloc.enabled && !oom)
 		return;
 	fprintf(out, "\n# Allocation failures\n");

@@ -19,7 +19,8 @@ const char *fuzz_dir(void);
 const char *fuzz_write(const char *name, const uint8_t *data, size_t size);
 
 /* Point the machine search path at the repository's machines/ (before the
- * first machine is loaded). */
+ * first machine is loaded); LLVMFuzzerInitialize does it for every harness. */
 void fuzz_use_repo_machines(void);
+int LLVMFuzzerInitialize(int *argc, char ***argv);
 
 #endif

@@ -65,3 +65,13 @@ void fuzz_use_repo_machines(void)
 {
 	setenv("SLABSIM_MACHINES", FUZZ_REPO "/machines", 1);
 }
+
+/* libFuzzer's start-up hook, the same for every harness: machine files and
+ * their cost tables come from the repository. */
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	fuzz_use_repo_machines();
+	return 0;
+}

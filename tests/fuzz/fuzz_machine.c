@@ -3,14 +3,6 @@
 #include "fuzz.h"
 #include "hw/machine.h"
 
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	(void)argc;
-	(void)argv;
-	fuzz_use_repo_machines();
-	return 0;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const char *path = fuzz_write("m.json", data, size);
