@@ -84,7 +84,7 @@ API_HDRS := policies/policy.h \
             $(addprefix sim/engine/,array_size.h engine.h error.h event_queue.h fiber.h params.h profile.h steady.h) \
             $(addprefix sim/hw/,hw.h machine.h spinlock.h) \
             $(addprefix sim/kernel/,bitops.h kernel.h kmem_stat.h list.h page_alloc.h sched.h \
-              slab.h slab_policy.h workqueue.h fault_inject.h)
+              slab.h slab_policy.h workqueue.h fault_inject.h gfp.h)
 API_INC  := $(BUILD)/include/slabsim
 API_OUT  := $(patsubst policies/%,$(API_INC)/%,$(patsubst sim/%,$(API_INC)/%,$(API_HDRS)))
 

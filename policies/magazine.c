@@ -356,7 +356,7 @@ static void mag_touch(struct mag *m, struct sim_cpu *cpu, struct kmem_magazine *
 /* kmem_cache_alloc(mt_cache, KM_NOSLEEP): a new empty magazine of type mt. */
 static struct kmem_magazine *kmem_magazine_alloc(struct mag *m, struct sim_cpu *cpu, int mt)
 {
-	kaddr_t addr = kmem_cache_alloc(m->k, cpu, m->mt_cache[mt]);
+	kaddr_t addr = kmem_cache_alloc(m->k, cpu, m->mt_cache[mt], GFP_NOWAIT);
 	if (!addr)
 		return NULL;
 	struct kmem_magazine *mp = m->pool[mt];

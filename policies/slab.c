@@ -136,7 +136,8 @@ static struct page *kmem_getpages(struct slab_state *sb, struct sim_cpu *cpu,
 	d->mgmt = 0;
 	page->priv = d;
 	if (cp->off_slab) {
-		d->mgmt = kmem_cache_alloc(sb->k, cpu, cp->slabp_cache);
+		d->mgmt = kmem_cache_alloc(sb->k, cpu, cp->slabp_cache,	/* alloc_slabmgmt */
+					   slab_alloc_gfp(sb->k, cpu));
 		if (!d->mgmt) {
 			page->priv = NULL;
 			desc_put(sb, d);

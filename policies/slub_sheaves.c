@@ -131,7 +131,7 @@ static struct slab_sheaf *alloc_empty_sheaf(struct slub *sl, struct sim_cpu *cpu
 	unsigned int bytes = SLAB_SHEAF_HEADER + s->sheaf_capacity * (unsigned int)sizeof(kaddr_t);
 	int psym = sym_enter(cpu, sl->sym_alloc_sheaf);
 	sl->no_obj_ext[cpu->id] += kmalloc;
-	kaddr_t addr = __kmalloc(sl->k, cpu, bytes);
+	kaddr_t addr = __kmalloc(sl->k, cpu, bytes, slab_alloc_gfp(sl->k, cpu));
 	sl->no_obj_ext[cpu->id] -= kmalloc;
 	if (addr)	/* kzalloc: every line written */
 		slab_obj_touch(sl->k, cpu, addr, (int)((bytes + 63) >> 6), true);

@@ -4,8 +4,10 @@
 Draws random valid runs (machine, policy, kernel era, lock kind, workload
 and its size, policy parameters, sampling, fault injection where the
 workload survives a failed allocation, seed), runs each twice with the
-same seed, and checks that each exits 0 with its invariants "ok" and that
-both give the same JSON but for the host's figures. Every failing draw is
+same seed, the second time with every invariant also checked mid-run
+(--check-interval), and checks that each exits 0 with its invariants "ok"
+and that both give the same JSON but for the host's figures and the
+checks' own member. Every failing draw is
 written to OUT/failures/ as a file of the run's arguments, one per line,
 which `tests/cli/test_soak.sh` replays once it is moved into
 tests/soak/regressions/. A draw's arguments depend only on --seed and its
@@ -36,6 +38,7 @@ POLICIES = ["slab", "slub", "slqb", "magazine"]
 SLUB_ERAS = ["2.6.24", "2.6.25", "2.6.26", "3.1", "3.2", "6.18", "7.0"]
 OTHER_ERAS = ["2.6.24", "2.6.25", "2.6.26"]
 HOST_FIGURES = ("wall_seconds", "events_per_second", "host_peak_rss_mb")
+CHECK_INTERVAL_US = 20	# the second run of a draw checks this often mid-run
 
 
 def draw(seed, i):
@@ -77,11 +80,17 @@ def draw(seed, i):
     # fault injection where the workload survives a NULL (hackbench, oltp and
     # netperf end on one, as their real counterparts do)
     if kind in ("mix", "kbuild", "trace") and r.random() < 0.4:
+        # ignore-gfp-wait is Y by default, as the kernel's: mostly N here, or
+        # only the few allocations that cannot sleep would ever fail
         if r.random() < 0.7:
             args.append(f"failslab=1,{r.randint(1, 10)},0,-1")
+            if r.random() < 0.8:
+                args.append("failslab_ignore_gfp_wait=N")
         if r.random() < 0.5:
             args += [f"fail_page_alloc=1,{r.randint(5, 40)},0,-1",
                      f"fail_page_alloc_min_order={r.randint(0, 2)}"]
+            if r.random() < 0.8:
+                args.append("fail_page_alloc_ignore_gfp_wait=N")
     if policy == "slub":
         if r.random() < 0.5:
             args.append(f"slub_min_objects={r.choice([4, 8, 16, 32, 64])}")
@@ -91,33 +100,35 @@ def draw(seed, i):
     return args
 
 
-def strip(path):
-    d = json.load(open(path))
+def strip(d):
+    d = dict(d, result=dict(d["result"]))
+    d.pop("checks", None)
     for k in HOST_FIGURES:
         d["result"].pop(k, None)
     return json.dumps(d, sort_keys=True)
 
 
 def check(slabsim, args, timeout=600):
-    """None if the draw passes, else why it failed."""
+    """(None if the draw passes, else why it failed; the mid-run checks made)."""
     with tempfile.TemporaryDirectory(prefix="slabsim-soak.") as tmp:
         out = []
-        for k in (1, 2):
+        for k, extra in ((1, []), (2, ["--check-interval", str(CHECK_INTERVAL_US)])):
             j = os.path.join(tmp, f"{k}.json")
             try:
-                p = subprocess.run([slabsim, "run", *args, "--quiet", "--json", j],
+                p = subprocess.run([slabsim, "run", *args, *extra, "--quiet", "--json", j],
                                    capture_output=True, text=True, timeout=timeout)
             except subprocess.TimeoutExpired:
-                return f"no end after {timeout} s"
+                return f"no end after {timeout} s{' (checked mid-run)' if extra else ''}", 0
             if p.returncode != 0:
-                return f"exit {p.returncode}: {(p.stderr or p.stdout).strip()[-400:]}"
+                return (f"exit {p.returncode}{' (checked mid-run)' if extra else ''}: "
+                        f"{(p.stderr or p.stdout).strip()[-400:]}", 0)
             d = json.load(open(j))
             if d.get("invariants") != "ok":
-                return f"invariants: {d.get('invariants')}"
-            out.append(strip(j))
+                return f"invariants: {d.get('invariants')}", 0
+            out.append(strip(d))
         if out[0] != out[1]:
-            return "the same seed gave two different JSONs"
-    return None
+            return "the same seed gave two different JSONs (the second checked mid-run)", 0
+    return None, d["checks"]["mid_run"]
 
 
 def quote(a):
@@ -140,12 +151,14 @@ def main():
     else:
         jobs = [(i, draw(a.seed, i)) for i in range(a.draws)]
     t0 = time.time()
-    failed = []
+    failed, mid_run, checked = [], 0, 0
     with concurrent.futures.ThreadPoolExecutor(a.j) as ex:
         futs = {ex.submit(check, a.slabsim, args): (name, args) for name, args in jobs}
         for n, f in enumerate(concurrent.futures.as_completed(futs), 1):
             name, args = futs[f]
-            why = f.result()
+            why, checks = f.result()
+            mid_run += checks
+            checked += checks > 0
             if why:
                 failed.append((name, args, why))
                 print(f"FAIL draw {name}: slabsim run {' '.join(map(quote, args))}: {why}",
@@ -160,7 +173,8 @@ def main():
                 f.write("\n".join(args) + "\n")
         print(f"the failing draws' arguments are in {d}/")
     print(f"soak: {len(jobs) - len(failed)} of {len(jobs)} draws passed "
-          f"(seed {a.seed}, {a.j} at a time, {time.time() - t0:.0f} s)")
+          f"(seed {a.seed}, {a.j} at a time, {time.time() - t0:.0f} s); "
+          f"{mid_run} checks mid-run in {checked} of them")
     return 1 if failed else 0
 
 

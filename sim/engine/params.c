@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 void param_describe(const struct param_def *d, char *buf, int size)
 {
@@ -17,7 +18,7 @@ void param_describe(const struct param_def *d, char *buf, int size)
 		snprintf(buf, (size_t)size, "a number in [%g, %g]", d->min, d->max);
 		break;
 	case PT_BOOL:
-		snprintf(buf, (size_t)size, "0 or 1");
+		snprintf(buf, (size_t)size, "0 or 1 (or Y or N)");
 		break;
 	case PT_ENUM:
 		snprintf(buf, (size_t)size, "one of: %s", d->choices);
@@ -79,9 +80,12 @@ static int parse_value(const struct param_def *d, const char *v, char *canon, do
 		return 0;
 	}
 	case PT_BOOL:
-		if (!strcmp(v, "1") || !strcmp(v, "true") || !strcmp(v, "on") || !strcmp(v, "yes"))
+		/* and Y/N, as the kernel's kstrtobool() takes a debugfs bool */
+		if (!strcmp(v, "1") || !strcmp(v, "true") || !strcmp(v, "on") || !strcmp(v, "yes") ||
+		    !strcasecmp(v, "y"))
 			*num = 1;
-		else if (!strcmp(v, "0") || !strcmp(v, "false") || !strcmp(v, "off") || !strcmp(v, "no"))
+		else if (!strcmp(v, "0") || !strcmp(v, "false") || !strcmp(v, "off") ||
+			 !strcmp(v, "no") || !strcasecmp(v, "n"))
 			*num = 0;
 		else
 			return sim_fail(err, "%s=%s: not a boolean (%s of %s expects %s)",

@@ -38,6 +38,14 @@ int fault_attr_parse(struct fault_attr *a, const char *name, const char *spec,
 	return 0;
 }
 
+bool fault_gfp_spared(struct fault_attr *a, gfp_t gfp)
+{
+	if (!a->enabled || !a->ignore_gfp_wait || !gfpflags_allow_blocking(gfp))
+		return false;
+	a->spared++;
+	return true;
+}
+
 bool should_fail(struct fault_attr *a, gsl_rng *rng, size_t size)
 {
 	if (!a->enabled)	/* no need to look further at probability 0 */

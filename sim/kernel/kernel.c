@@ -41,6 +41,11 @@ const struct param_def kernel_param_defs[] = {
 	{ "fail_page_alloc_min_order", PT_INT, "1", 0, 10, NULL,
 	  "fail_page_alloc's min-order: smaller allocations never fail (the kernel's "
 	  "default, 1, spares single pages)" },
+	{ "failslab_ignore_gfp_wait", PT_BOOL, "1", 0, 0, NULL,
+	  "failslab's ignore-gfp-wait: Y (the kernel's default) fails only allocations that "
+	  "cannot sleep (GFP_ATOMIC, GFP_NOWAIT); N fails GFP_KERNEL ones too" },
+	{ "fail_page_alloc_ignore_gfp_wait", PT_BOOL, "1", 0, 0, NULL,
+	  "fail_page_alloc's ignore-gfp-wait, as failslab_ignore_gfp_wait" },
 	{ NULL },
 };
 
@@ -146,6 +151,13 @@ int kernel_init(struct kernel *k, struct engine *eng, struct hw *hw,
 			     param_str(params, "fail_page_alloc"), err) < 0)
 		return -1;
 	k->fail_page_alloc_min_order = (unsigned int)param_int(params, "fail_page_alloc_min_order");
+	k->failslab.ignore_gfp_wait = param_int(params, "failslab_ignore_gfp_wait");
+	k->fail_page_alloc.ignore_gfp_wait = param_int(params, "fail_page_alloc_ignore_gfp_wait");
+	k->gfp_context = malloc((size_t)eng->ncpus * sizeof(*k->gfp_context));
+	if (!k->gfp_context)
+		return sim_fail(err, "out of memory");
+	for (int c = 0; c < eng->ncpus; c++)
+		k->gfp_context[c] = GFP_KERNEL;
 	register_symbols(k);
 	if (kmem_stat_init(&k->kmem, eng->ncpus) < 0)
 		return sim_fail(err, "out of memory");
@@ -188,6 +200,7 @@ void kernel_destroy(struct kernel *k)
 		free(k->caches[i]);
 	free(k->caches);
 	free(k->skb);
+	free(k->gfp_context);
 	kmem_stat_destroy(&k->kmem);
 	page_alloc_destroy(&k->pa);
 	steady_destroy(&k->steady);
@@ -211,6 +224,40 @@ void kernel_mark(struct kernel *k, bool start)
 int kernel_check(struct kernel *k, struct sim_err *err)
 {
 	return kernel_check_state(k, true, err);
+}
+
+/* Whether the allocators' books are whole at this moment: no CPU inside the
+ * slab allocator, no delayed work half-way (both may yield with objects in
+ * hand) and nobody holding a zone's lock in the page allocator. */
+static bool allocators_idle(const struct kernel *k)
+{
+	if (k->works_running || k->pa.zone_lock_class.held)
+		return false;
+	for (int c = 0; c < k->eng->ncpus; c++)
+		if (k->eng->cpus[c].region)
+			return false;
+	return true;
+}
+
+void kernel_check_every(struct kernel *k, uint64_t cycles)
+{
+	k->check.every = cycles;
+	k->check.due = cycles;
+}
+
+void kernel_check_due(struct kernel *k, struct sim_cpu *cpu)
+{
+	if (!allocators_idle(k))
+		return;	/* the next CPU to leave the allocator tries again */
+	uint64_t waited = cpu->clock - k->check.due;
+	if (waited > k->check.longest_wait)
+		k->check.longest_wait = waited;
+	k->check.done++;
+	k->check.due = cpu->clock + k->check.every;
+	struct sim_err err;
+	if (kernel_check_state(k, false, &err) < 0)
+		kernel_violation(k, "mid-run check at %.6f s: %s",
+				 (double)cpu->clock / (k->m->ghz * 1e9), err.msg);
 }
 
 int kernel_check_state(struct kernel *k, bool at_end, struct sim_err *err)

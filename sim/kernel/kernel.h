@@ -71,7 +71,17 @@ struct kernel {
 	struct steady steady;		/* sample=: the workload reports its units here */
 	struct fault_attr failslab, fail_page_alloc;	/* fault injection */
 	unsigned int fail_page_alloc_min_order;
+	gfp_t *gfp_context;		/* [cpu]: the flags of the slab allocation
+					 * in progress, which its page allocations
+					 * take (allocate_slab() passes them down);
+					 * GFP_KERNEL outside one */
 	int works_running;		/* delayed works in flight (they may yield) */
+	struct {			/* checks mid-run (slabsim run --check-interval) */
+		uint64_t every;		/* cycles between them; 0: none */
+		uint64_t due;		/* the next one, in simulated cycles */
+		uint64_t done;		/* made so far */
+		uint64_t longest_wait;	/* cycles the longest waited for idle allocators */
+	} check;
 	bool violated;			/* an invariant failed */
 	char violation[1024];
 };
@@ -113,6 +123,20 @@ int kernel_check(struct kernel *k, struct sim_err *err);
 /* The same, mid-run when at_end is false: while tasks sleep outside the
  * allocator, but other CPUs may still hold scheduler locks. */
 int kernel_check_state(struct kernel *k, bool at_end, struct sim_err *err);
+
+/* Check every invariant mid-run every `cycles` (0: only at the end). */
+void kernel_check_every(struct kernel *k, uint64_t cycles);
+
+/* A check due (kernel_check_every) is made as a CPU leaves the slab
+ * allocator, once no allocator is half-way: no event is added, so the run
+ * is the same as one without checks. */
+void kernel_check_due(struct kernel *k, struct sim_cpu *cpu);
+
+static inline void kernel_check_if_due(struct kernel *k, struct sim_cpu *cpu)
+{
+	if (__builtin_expect(k->check.every && cpu->clock >= k->check.due, 0))
+		kernel_check_due(k, cpu);
+}
 
 static inline struct sim_cpu *task_cpu(const struct task *t)
 {

@@ -135,7 +135,8 @@ void kmem_stat_free(struct kmem_stat *s, const struct kmem_cache *c, uint16_t si
 }
 
 void kmem_rec(struct kernel *k, const struct sim_cpu *cpu, int kind, uint64_t ptr,
-	      const struct kmem_cache *c, uint16_t site, uint32_t bytes_req, uint32_t bytes_alloc)
+	      const struct kmem_cache *c, uint16_t site, uint32_t bytes_req, uint32_t bytes_alloc,
+	      unsigned int gfp)
 {
 	struct kmem_stat *s = &k->kmem;
 	if (s->nrec == s->rec_cap) {
@@ -162,6 +163,7 @@ void kmem_rec(struct kernel *k, const struct sim_cpu *cpu, int kind, uint64_t pt
 	e->site = site;
 	e->cache = c ? (uint16_t)c->id : 0xffff;
 	e->kind = (uint8_t)kind;
+	e->gfp = (uint8_t)gfp;
 	snprintf(e->comm, sizeof(e->comm), "%s", t ? t->comm : "swapper");
 }
 
@@ -195,8 +197,8 @@ int kmem_rec_write(struct kernel *k, FILE *out)
 			(unsigned long long)(us % 1000000), ev[e->kind], site,
 			(unsigned long long)e->ptr);
 		if (e->kind <= 1)
-			fprintf(out, " bytes_req=%u bytes_alloc=%u gfp_flags=GFP_KERNEL node=-1 "
-				"accounted=false", e->bytes_req, e->bytes_alloc);
+			fprintf(out, " bytes_req=%u bytes_alloc=%u gfp_flags=%s node=-1 "
+				"accounted=false", e->bytes_req, e->bytes_alloc, gfp_name(e->gfp));
 		if (e->kind == 1 || e->kind == 3)
 			fprintf(out, " name=%s", e->cache < k->ncaches ? k->caches[e->cache]->name : "?");
 		fputc('\n', out);

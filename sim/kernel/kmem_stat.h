@@ -42,6 +42,7 @@ struct kmem_rec_event {
 	int32_t pid;
 	uint16_t cpu, site, cache;
 	uint8_t kind;			/* enum trace_kind order: kmalloc, cache alloc, kfree, cache free */
+	uint8_t gfp;			/* an allocation's gfp_t */
 	char comm[16];
 };
 
@@ -77,9 +78,11 @@ void kmem_stat_alloc(struct kmem_stat *s, const struct kmem_cache *c, uint16_t s
 void kmem_stat_free(struct kmem_stat *s, const struct kmem_cache *c, uint16_t site,
 		    uint32_t bytes, bool other_cpu, bool other_node);
 
-/* Recorder: keep one event (only while s->recording). */
+/* Recorder: keep one event (only while s->recording); gfp: an
+ * allocation's flags (0 for a free). */
 void kmem_rec(struct kernel *k, const struct sim_cpu *cpu, int kind, uint64_t ptr,
-	      const struct kmem_cache *c, uint16_t site, uint32_t bytes_req, uint32_t bytes_alloc);
+	      const struct kmem_cache *c, uint16_t site, uint32_t bytes_req, uint32_t bytes_alloc,
+	      unsigned int gfp);
 
 /* Write the recorded events in time order as /sys/kernel/tracing/trace
  * prints them (the 6.x format, with name= on the kmem_cache events). */

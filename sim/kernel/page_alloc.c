@@ -212,8 +212,10 @@ struct page *alloc_pages_node(struct page_alloc *pa, struct sim_cpu *cpu, int ni
 {
 	struct kernel *k = pa->k;
 	struct zone *z = &pa->zones[nid];
-	/* should_fail_alloc_page(): fail_page_alloc= may fail it */
+	/* should_fail_alloc_page(): fail_page_alloc= may fail it, with the
+	 * flags of the slab allocation it serves (kernel.h: gfp_context) */
 	if (k->fail_page_alloc.enabled && order >= k->fail_page_alloc_min_order &&
+	    !fault_gfp_spared(&k->fail_page_alloc, k->gfp_context[cpu->id]) &&
 	    should_fail(&k->fail_page_alloc, k->eng->rng, (size_t)PAGE_SIZE << order))
 		return NULL;
 	int prev = sym_enter(cpu, pa->sym_rmqueue);

@@ -19,11 +19,12 @@ bool alloc_skb(struct kernel *k, struct skb_state *ss, struct sim_cpu *cpu,
 {
 	int psym = sym_enter(cpu, k->sym_alloc_skb);
 	cpu_charge(cpu, k->cost.alloc_skb);
-	kaddr_t head = kmem_cache_alloc(k, cpu, ss->skbuff_head_cache);
+	kaddr_t head = kmem_cache_alloc(k, cpu, ss->skbuff_head_cache, GFP_KERNEL);
 	bool ok = false;
 	if (head) {
 		unsigned int dsize = SKB_DATA_ALIGN(size);
-		kaddr_t data = __kmalloc_track_caller(k, cpu, dsize + SIZEOF_SKB_SHARED_INFO);
+		kaddr_t data = __kmalloc_track_caller(k, cpu, dsize + SIZEOF_SKB_SHARED_INFO,
+						      GFP_KERNEL);
 		if (!data) {
 			kmem_cache_free(k, cpu, ss->skbuff_head_cache, head);
 		} else {

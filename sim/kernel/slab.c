@@ -143,7 +143,7 @@ static inline struct kmem_cache *real_cache(struct kmem_cache *c)
 /* Book an allocation: the object must have been free. `c` is the cache
  * asked for, `site` the caller; perf kmem's books follow. */
 static void note_alloc(struct kernel *k, struct sim_cpu *cpu, struct kmem_cache *c, kaddr_t obj,
-		       uint16_t site, uint32_t bytes_req, int kind)
+		       uint16_t site, uint32_t bytes_req, int kind, gfp_t gfp)
 {
 	struct kmem_cache *r = real_cache(c);
 	struct page *page = virt_to_head_page(&k->pa, obj);
@@ -169,7 +169,7 @@ static void note_alloc(struct kernel *k, struct sim_cpu *cpu, struct kmem_cache 
 	c->allocs++;
 	kmem_stat_alloc(&k->kmem, c, site, bytes_req, r->size);
 	if (k->kmem.recording)
-		kmem_rec(k, cpu, kind, obj, c, site, bytes_req, r->size);
+		kmem_rec(k, cpu, kind, obj, c, site, bytes_req, r->size, gfp);
 }
 
 /* Book a free: the object must be live. Returns false if it is not. */
@@ -199,29 +199,42 @@ static bool note_free(struct kernel *k, struct sim_cpu *cpu, struct kmem_cache *
 	kmem_stat_free(&k->kmem, asked, o->site, r->size, other_cpu, other_node);
 	if (k->kmem.recording)
 		kmem_rec(k, cpu, kind, obj, asked,
-			 kmem_site_current(&k->kmem, &k->eng->prof, cpu), 0, 0);
+			 kmem_site_current(&k->kmem, &k->eng->prof, cpu), 0, 0, 0);
 	return true;
 }
 
-/* should_failslab() (slab_pre_alloc_hook): failslab= may fail it. */
-static bool failslab(struct kernel *k, const struct kmem_cache *c)
+/* should_failslab() (slab_pre_alloc_hook): failslab= may fail it, unless
+ * its ignore-gfp-wait spares an allocation that may sleep. */
+static bool failslab(struct kernel *k, const struct kmem_cache *c, gfp_t gfp)
 {
-	return k->failslab.enabled && should_fail(&k->failslab, k->eng->rng, c->object_size);
+	return k->failslab.enabled && !fault_gfp_spared(&k->failslab, gfp) &&
+	       should_fail(&k->failslab, k->eng->rng, c->object_size);
 }
 
-kaddr_t kmem_cache_alloc(struct kernel *k, struct sim_cpu *cpu, struct kmem_cache *c)
+/* The policy's alloc, with `gfp` the flags its page allocations see. */
+static kaddr_t policy_alloc(struct kernel *k, struct sim_cpu *cpu, struct kmem_cache *c,
+			    gfp_t gfp)
 {
-	if (failslab(k, c))
+	gfp_t outer = k->gfp_context[cpu->id];	/* a policy's own allocation nests */
+	k->gfp_context[cpu->id] = gfp;
+	cpu_region_enter(cpu);	/* the slab allocator's time */
+	kaddr_t obj = k->policy->alloc(k->pstate, real_cache(c), cpu, -1);
+	cpu_region_exit(cpu);
+	k->gfp_context[cpu->id] = outer;
+	return obj;
+}
+
+kaddr_t kmem_cache_alloc(struct kernel *k, struct sim_cpu *cpu, struct kmem_cache *c, gfp_t gfp)
+{
+	if (failslab(k, c, gfp))
 		return 0;
 	uint16_t site = kmem_site_current(&k->kmem, &k->eng->prof, cpu);
 	int psym = sym_enter(cpu, k->sym_cache_alloc);
-	cpu_region_enter(cpu);	/* the slab allocator's time */
-	kaddr_t obj = k->policy->alloc(k->pstate, real_cache(c), cpu,
-				       -1);
-	cpu_region_exit(cpu);
+	kaddr_t obj = policy_alloc(k, cpu, c, gfp);
 	sym_exit(cpu, psym);
 	if (obj)
-		note_alloc(k, cpu, c, obj, site, c->object_size, KMEM_EV_CACHE_ALLOC);
+		note_alloc(k, cpu, c, obj, site, c->object_size, KMEM_EV_CACHE_ALLOC, gfp);
+	kernel_check_if_due(k, cpu);	/* with the object in the books */
 	return obj;
 }
 
@@ -233,30 +246,33 @@ void kmem_cache_free(struct kernel *k, struct sim_cpu *cpu, struct kmem_cache *c
 	cpu_region_enter(cpu);
 	k->policy->free(k->pstate, real_cache(c), cpu, obj);
 	cpu_region_exit(cpu);
+	kernel_check_if_due(k, cpu);
 	sym_exit(cpu, psym);
 }
 
-static kaddr_t do_kmalloc(struct kernel *k, struct sim_cpu *cpu, size_t size, int sym)
+static kaddr_t do_kmalloc(struct kernel *k, struct sim_cpu *cpu, size_t size, int sym, gfp_t gfp)
 {
 	struct kmem_cache *c = kmalloc_slab(k, size);
 	uint16_t site = kmem_site_current(&k->kmem, &k->eng->prof, cpu);
 	int psym = sym_enter(cpu, sym);
 	kaddr_t obj = 0;
-	if (c && failslab(k, c)) {
+	if (c && failslab(k, c, gfp)) {
 		sym_exit(cpu, psym);
 		return 0;
 	}
 	if (c) {
-		cpu_region_enter(cpu);
-		obj = k->policy->alloc(k->pstate, real_cache(c), cpu, -1);
-		cpu_region_exit(cpu);
+		obj = policy_alloc(k, cpu, c, gfp);
 		if (obj)
-			note_alloc(k, cpu, c, obj, site, (uint32_t)size, KMEM_EV_KMALLOC);
+			note_alloc(k, cpu, c, obj, site, (uint32_t)size, KMEM_EV_KMALLOC, gfp);
+		kernel_check_if_due(k, cpu);
 	} else if (size <= KMALLOC_LARGE_MAX) {	/* kmalloc_large(): the page allocator */
 		unsigned int order = 0;
 		while (((size_t)PAGE_SIZE << order) < size)
 			order++;
+		gfp_t outer = k->gfp_context[cpu->id];
+		k->gfp_context[cpu->id] = gfp;
 		struct page *p = alloc_pages_node(&k->pa, cpu, k->m->topo[cpu->id].node, order);
+		k->gfp_context[cpu->id] = outer;
 		if (p) {
 			uint32_t bytes = (uint32_t)((size_t)PAGE_SIZE << order);
 			obj = page_address(p);
@@ -266,21 +282,21 @@ static kaddr_t do_kmalloc(struct kernel *k, struct sim_cpu *cpu, size_t size, in
 			kmem_stat_alloc(&k->kmem, NULL, site, (uint32_t)size, bytes);
 			if (k->kmem.recording)
 				kmem_rec(k, cpu, KMEM_EV_KMALLOC, obj, NULL, site, (uint32_t)size,
-					 bytes);
+					 bytes, gfp);
 		}
 	}	/* else: more than the largest order the buddy allocator has, NULL */
 	sym_exit(cpu, psym);
 	return obj;
 }
 
-kaddr_t __kmalloc(struct kernel *k, struct sim_cpu *cpu, size_t size)
+kaddr_t __kmalloc(struct kernel *k, struct sim_cpu *cpu, size_t size, gfp_t gfp)
 {
-	return do_kmalloc(k, cpu, size, k->sym_kmalloc);
+	return do_kmalloc(k, cpu, size, k->sym_kmalloc, gfp);
 }
 
-kaddr_t __kmalloc_track_caller(struct kernel *k, struct sim_cpu *cpu, size_t size)
+kaddr_t __kmalloc_track_caller(struct kernel *k, struct sim_cpu *cpu, size_t size, gfp_t gfp)
 {
-	return do_kmalloc(k, cpu, size, k->sym_kmalloc_track);
+	return do_kmalloc(k, cpu, size, k->sym_kmalloc_track, gfp);
 }
 
 void kfree(struct kernel *k, struct sim_cpu *cpu, kaddr_t obj)
@@ -299,6 +315,7 @@ void kfree(struct kernel *k, struct sim_cpu *cpu, kaddr_t obj)
 			cpu_region_enter(cpu);
 			k->policy->free(k->pstate, c, cpu, obj);
 			cpu_region_exit(cpu);
+			kernel_check_if_due(k, cpu);
 		}
 	} else {	/* put_page() of a kmalloc_large block */
 		unsigned int order = (unsigned int)(page->flags & PG_head ? page->order : 0);
@@ -313,7 +330,7 @@ void kfree(struct kernel *k, struct sim_cpu *cpu, kaddr_t obj)
 			       other_cpu, other_node);
 		if (k->kmem.recording)
 			kmem_rec(k, cpu, KMEM_EV_KFREE, obj, NULL,
-				 kmem_site_current(&k->kmem, &k->eng->prof, cpu), 0, 0);
+				 kmem_site_current(&k->kmem, &k->eng->prof, cpu), 0, 0, 0);
 	}
 	sym_exit(cpu, psym);
 }

@@ -17,12 +17,21 @@ struct kmem_cache *kmem_cache_create(struct kernel *k, const char *name, unsigne
 				     unsigned int align, unsigned long flags,
 				     struct sim_err *err);
 
-kaddr_t kmem_cache_alloc(struct kernel *k, struct sim_cpu *cpu, struct kmem_cache *c);
+/* gfp: GFP_KERNEL where the caller may sleep, GFP_ATOMIC or GFP_NOWAIT
+ * where it may not (fault injection's ignore-gfp-wait looks at it). */
+kaddr_t kmem_cache_alloc(struct kernel *k, struct sim_cpu *cpu, struct kmem_cache *c, gfp_t gfp);
 void kmem_cache_free(struct kernel *k, struct sim_cpu *cpu, struct kmem_cache *c, kaddr_t obj);
 
+/* The flags of the slab allocation in progress on `cpu`, which a policy
+ * passes on to what it allocates for it (GFP_KERNEL outside one). */
+static inline gfp_t slab_alloc_gfp(const struct kernel *k, const struct sim_cpu *cpu)
+{
+	return k->gfp_context[cpu->id];
+}
+
 /* __kmalloc_track_caller() / kfree(); large sizes go to the page allocator. */
-kaddr_t __kmalloc(struct kernel *k, struct sim_cpu *cpu, size_t size);
-kaddr_t __kmalloc_track_caller(struct kernel *k, struct sim_cpu *cpu, size_t size);
+kaddr_t __kmalloc(struct kernel *k, struct sim_cpu *cpu, size_t size, gfp_t gfp);
+kaddr_t __kmalloc_track_caller(struct kernel *k, struct sim_cpu *cpu, size_t size, gfp_t gfp);
 void kfree(struct kernel *k, struct sim_cpu *cpu, kaddr_t obj);
 
 /* The books of a policy's slabs `all[0..nall)` (slab_books.c): free chains,

@@ -17,7 +17,7 @@
 #include "kernel/workqueue.h"
 
 /* Bumped whenever struct slab_policy or what the hooks may rely on changes. */
-#define SLAB_POLICY_API_VERSION 2
+#define SLAB_POLICY_API_VERSION 3	/* 3: kmem_cache_alloc and __kmalloc take gfp_t */
 
 /* kmem_cache_create() flags (the kernel's values) */
 #define SLAB_HWCACHE_ALIGN 0x00002000ul

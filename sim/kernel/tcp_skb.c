@@ -196,18 +196,19 @@ static void skb_record_delete(struct tcp_net *net, int id)
 /* __alloc_skb(size, fclone): the sk_buff (with its fclone companion from
  * skbuff_fclone_cache, else from skbuff_head_cache) and the data area,
  * SKB_DATA_ALIGN(size) + sizeof(struct skb_shared_info), from kmalloc. */
-static int tcp_alloc_skb(struct task *t, struct tcp_net *net, unsigned int size, bool fclone)
+static int tcp_alloc_skb(struct task *t, struct tcp_net *net, unsigned int size, bool fclone,
+			 gfp_t gfp)
 {
 	struct kernel *k = t->k;
 	struct sim_cpu *cpu = task_cpu(t);
 	int psym = sym_enter(cpu, k->sym_alloc_skb);
 	cpu_charge(cpu, k->cost.alloc_skb);
 	struct kmem_cache *c = fclone ? net->skbuff_fclone_cache : k->skb->skbuff_head_cache;
-	kaddr_t head = kmem_cache_alloc(k, cpu, c);
+	kaddr_t head = kmem_cache_alloc(k, cpu, c, gfp);
 	int id = -1;
 	if (head) {
 		unsigned int dsize = SKB_DATA_ALIGN(size);
-		kaddr_t data = __kmalloc_track_caller(k, cpu, dsize + SIZEOF_SKB_SHARED_INFO);
+		kaddr_t data = __kmalloc_track_caller(k, cpu, dsize + SIZEOF_SKB_SHARED_INFO, gfp);
 		if (!data) {
 			kmem_cache_free(k, cpu, c, head);
 		} else {
@@ -237,13 +238,13 @@ static int tcp_alloc_skb(struct task *t, struct tcp_net *net, unsigned int size,
 /* alloc_skb_fclone(linear + MAX_TCP_HEADER), as sk_stream_alloc_skb() asks. */
 int tcp_alloc_skb_fclone(struct task *t, struct tcp_sock *sk, unsigned int linear)
 {
-	return tcp_alloc_skb(t, sk->net, linear + MAX_TCP_HEADER, true);
+	return tcp_alloc_skb(t, sk->net, linear + MAX_TCP_HEADER, true, GFP_KERNEL);	/* sk_allocation */
 }
 
 /* alloc_skb(MAX_TCP_HEADER, GFP_ATOMIC) of tcp_send_ack(): no fclone. */
 int tcp_alloc_skb_ack(struct task *t, struct tcp_net *net)
 {
-	return tcp_alloc_skb(t, net, MAX_TCP_HEADER, false);
+	return tcp_alloc_skb(t, net, MAX_TCP_HEADER, false, GFP_ATOMIC);
 }
 
 /* put_page() of a page fragment: the last reference frees the page. */

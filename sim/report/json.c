@@ -139,6 +139,8 @@ static void add_alloc_failures(cJSON *root, const struct run *r)
 		cJSON_AddBoolToObject(o, "enabled", a[i]->enabled);
 		cJSON_AddNumberToObject(o, "calls", (double)a[i]->calls);
 		cJSON_AddNumberToObject(o, "injected", (double)a[i]->injected);
+		cJSON_AddBoolToObject(o, "ignore_gfp_wait", a[i]->ignore_gfp_wait);
+		cJSON_AddNumberToObject(o, "spared", (double)a[i]->spared);
 	}
 	cJSON_AddNumberToObject(f, "page_alloc_failed", (double)oom);
 }
@@ -202,6 +204,13 @@ cJSON *report_json(const struct run *r)
 	for (int d = 0; d < NR_DIST; d++)
 		cJSON_AddNumberToObject(tr, hw_dist_name[d], (double)r->hw.stats.transfers[d]);
 	cJSON_AddStringToObject(root, "invariants", r->invariants_ok ? "ok" : r->invariants_msg);
+	if (r->cfg.check_interval_us) {	/* only with --check-interval */
+		cJSON *ck = cJSON_AddObjectToObject(root, "checks");
+		cJSON_AddNumberToObject(ck, "interval_us", (double)r->cfg.check_interval_us);
+		cJSON_AddNumberToObject(ck, "mid_run", (double)r->k.check.done);
+		cJSON_AddNumberToObject(ck, "longest_wait_us",
+					(double)r->k.check.longest_wait / (r->m.ghz * 1e3));
+	}
 	return root;
 }
 

@@ -193,6 +193,16 @@ static void print_sample(FILE *out, const struct steady_outcome *o)
 
 /* Fault injection and the page allocator's own failures, when there were
  * any to report (failslab=, fail_page_alloc=, a small node_mem_mb). */
+/* What ignore-gfp-wait let through: the kernel's default spares every
+ * allocation that may sleep, which surprises whoever expected failures. */
+static void print_spared(FILE *out, const struct fault_attr *a, const char *param)
+{
+	if (a->spared)
+		fprintf(out, "  (and %llu that may sleep spared: ignore-gfp-wait is Y, the "
+			"kernel's default; %s=N fails them too)\n",
+			(unsigned long long)a->spared, param);
+}
+
 static void print_alloc_failures(FILE *out, const struct run *r)
 {
 	const struct kernel *k = &r->k;
@@ -204,11 +214,13 @@ static void print_alloc_failures(FILE *out, const struct run *r)
 		fprintf(out, "failslab=%s: %llu of %llu slab allocations failed\n",
 			param_str(&k->params, "failslab"), (unsigned long long)k->failslab.injected,
 			(unsigned long long)k->failslab.calls);
+	print_spared(out, &k->failslab, "failslab_ignore_gfp_wait");
 	if (k->fail_page_alloc.enabled)
 		fprintf(out, "fail_page_alloc=%s: %llu of %llu page allocations of order >= %u "
 			"failed\n", param_str(&k->params, "fail_page_alloc"),
 			(unsigned long long)k->fail_page_alloc.injected,
 			(unsigned long long)k->fail_page_alloc.calls, k->fail_page_alloc_min_order);
+	print_spared(out, &k->fail_page_alloc, "fail_page_alloc_ignore_gfp_wait");
 	fprintf(out, "page allocator: no free block %llu times (node_mem_mb=%lld)\n",
 		(unsigned long long)oom, (long long)param_int(&k->params, "node_mem_mb"));
 }
@@ -255,4 +267,10 @@ void report_text(FILE *out, const struct run *r, int profile_rows)
 			"statistics or perf kmem stat\n");
 	print_alloc_failures(out, r);
 	fprintf(out, "\ninvariants: %s\n", r->invariants_ok ? "ok" : r->invariants_msg);
+	if (r->cfg.check_interval_us)
+		fprintf(out, "  checked %llu times mid-run (every %llu us, as a CPU left the "
+			"allocator with none half-way; the longest wait for that %.1f us) and at "
+			"the end\n", (unsigned long long)r->k.check.done,
+			(unsigned long long)r->cfg.check_interval_us,
+			(double)r->k.check.longest_wait / (r->m.ghz * 1e3));
 }

@@ -215,6 +215,7 @@ int run_execute(struct run *r, struct sim_err *err)
 	if (r->wl->start(&r->k, &r->wparams, &r->wstate, err) < 0 ||
 	    kernel_caches_ready(&r->k, err) < 0)
 		return -1;
+	kernel_check_every(&r->k, (uint64_t)((double)r->cfg.check_interval_us * r->m.ghz * 1e3));
 	double t0 = now_seconds();
 	engine_run(&r->eng);
 	r->wall_seconds = now_seconds() - t0;

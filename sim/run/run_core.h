@@ -24,6 +24,7 @@ struct run_config {
 	int nassign;
 	bool compare;		/* print published figures beside the workload's */
 	bool record;		/* keep every kmem event (slabsim trace record) */
+	uint64_t check_interval_us;	/* also check the invariants mid-run; 0: at the end only */
 };
 
 struct run {

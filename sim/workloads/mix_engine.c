@@ -171,7 +171,9 @@ static void alloc_one(struct mix *mx, struct mix_task *me, struct sim_cpu *cpu)
 		i++;
 	struct mix_cache *mc = &mx->cache[i];
 	const struct mix_cache_spec *cs = mc->spec;
-	kaddr_t obj = mc->kc ? kmem_cache_alloc(k, cpu, mc->kc) : __kmalloc(k, cpu, cs->size);
+	/* a task's system call: GFP_KERNEL */
+	kaddr_t obj = mc->kc ? kmem_cache_alloc(k, cpu, mc->kc, GFP_KERNEL)
+			     : __kmalloc(k, cpu, cs->size, GFP_KERNEL);
 	if (!obj) {
 		mx->alloc_failures++;
 		return;

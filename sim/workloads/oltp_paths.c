@@ -131,9 +131,9 @@ int oltp_irqs_init(struct oltp *o, const char *routing, uint64_t hba_gap, uint64
 }
 
 /* Allocate and initialise one object of a direct IO. */
-static kaddr_t io_obj(struct oltp *o, struct sim_cpu *cpu, struct kmem_cache *c)
+static kaddr_t io_obj(struct oltp *o, struct sim_cpu *cpu, struct kmem_cache *c, gfp_t gfp)
 {
-	kaddr_t p = kmem_cache_alloc(o->k, cpu, c);
+	kaddr_t p = kmem_cache_alloc(o->k, cpu, c, gfp);
 	if (p)
 		slab_obj_touch(o->k, cpu, p, o->touch_lines, true);
 	return p;
@@ -167,12 +167,14 @@ void oltp_submit_ios(struct task *t, struct oltp_proc *p, int n)
 		}
 		cpu_charge(cpu, o->cost.dio_submit);
 		io->p = p;
-		io->kiocb = io_obj(o, cpu, o->kiocb);	/* aio_get_req */
-		io->bio = io_obj(o, cpu, o->bio);	/* bio_alloc */
-		io->bvec = io_obj(o, cpu, o->bvec);	/* bvec_alloc_bs */
-		io->rq = io_obj(o, cpu, o->rq);		/* get_request */
-		io->cmd = io_obj(o, cpu, o->cmd);	/* scsi_get_command */
-		io->sgl = io_obj(o, cpu, o->sgl);	/* scsi_alloc_sgtable */
+		/* the flags each of 2.6.2x's callers passes: the SCSI ones run
+		 * from the request function, under the queue lock */
+		io->kiocb = io_obj(o, cpu, o->kiocb, GFP_KERNEL);	/* aio_get_req */
+		io->bio = io_obj(o, cpu, o->bio, GFP_KERNEL);		/* dio_bio_alloc */
+		io->bvec = io_obj(o, cpu, o->bvec, GFP_KERNEL);		/* bvec_alloc_bs */
+		io->rq = io_obj(o, cpu, o->rq, GFP_NOIO);		/* get_request */
+		io->cmd = io_obj(o, cpu, o->cmd, GFP_ATOMIC);		/* scsi_get_command */
+		io->sgl = io_obj(o, cpu, o->sgl, GFP_ATOMIC);		/* scsi_alloc_sgtable */
 		cpu_sync(cpu);
 		hw_write(k->hw, cpu, &p->ctx_line);
 		p->inflight++;
@@ -309,9 +311,10 @@ void oltp_send_reply(struct task *t, struct oltp_proc *p)
 	int psym = sym_enter(cpu, o->sym_sendmsg);
 	cpu_charge(cpu, k->cost.syscall + o->cost.net_tx);
 	struct oltp_nic_ev *e = ev_get(o);
-	kaddr_t head = kmem_cache_alloc(k, cpu, o->fclone);	/* sk_stream_alloc_skb */
+	kaddr_t head = kmem_cache_alloc(k, cpu, o->fclone, GFP_KERNEL);	/* sk_stream_alloc_skb */
 	unsigned int dsize = SKB_DATA_ALIGN((unsigned int)o->reply_bytes + MAX_TCP_HEADER);
-	kaddr_t data = head ? __kmalloc_track_caller(k, cpu, dsize + SIZEOF_SKB_SHARED_INFO) : 0;
+	kaddr_t data = head ? __kmalloc_track_caller(k, cpu, dsize + SIZEOF_SKB_SHARED_INFO,
+						     GFP_KERNEL) : 0;
 	if (!e || !head || !data) {
 		kernel_violation(k, "oltp: out of memory sending a reply");
 		if (data)

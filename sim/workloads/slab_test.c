@@ -90,7 +90,7 @@ static struct st_result *add_result(struct slab_test *st, int test, int size, do
 /* u8 *p = kmalloc(size, GFP_KERNEL); *p = value; */
 static kaddr_t alloc_touch(struct kernel *k, struct sim_cpu *cpu, int size)
 {
-	kaddr_t p = __kmalloc(k, cpu, (size_t)size);
+	kaddr_t p = __kmalloc(k, cpu, (size_t)size, GFP_KERNEL);
 	slab_obj_touch(k, cpu, p, 1, true);
 	return p;
 }
@@ -118,7 +118,7 @@ static void single_thread(struct task *t, struct slab_test *st, int test)
 				   (double)((cpu->clock - t2) / (uint64_t)st->count), NULL);
 		} else {
 			for (int i = 0; i < st->count; i++)
-				kfree(k, cpu, __kmalloc(k, cpu, (size_t)size));
+				kfree(k, cpu, __kmalloc(k, cpu, (size_t)size, GFP_KERNEL));
 			add_result(st, 2, size, (double)((cpu->clock - t1) / (uint64_t)st->count),
 				   0, NULL);
 		}
@@ -134,7 +134,7 @@ static void concurrent_phase(struct task *t, struct st_cpu *me, int phase)
 	int n = st->count, size = st->size;
 	if (st->pairs) {	/* kmalloc_alloc_free_test_p1; no phase 2 */
 		for (int i = 0; i < n && phase == 1; i++) {
-			kaddr_t p = __kmalloc(k, cpu, (size_t)size);
+			kaddr_t p = __kmalloc(k, cpu, (size_t)size, GFP_KERNEL);
 			touch_free(k, cpu, p);	/* *p = 12; kfree(p) */
 		}
 		return;

@@ -71,8 +71,8 @@ static kaddr_t replay_alloc(struct trace_replay *tr, struct sim_cpu *cpu, uint32
 {
 	const struct trace_obj *o = &tr->t.objs[id];
 	size_t size = o->bytes_req ? o->bytes_req : 1;	/* kmalloc(0): smallest class */
-	kaddr_t p = o->cache == TRACE_KMALLOC ? __kmalloc(tr->k, cpu, size)
-					       : kmem_cache_alloc(tr->k, cpu, tr->cache[o->cache]);
+	kaddr_t p = o->cache == TRACE_KMALLOC ? __kmalloc(tr->k, cpu, size, o->gfp)
+					       : kmem_cache_alloc(tr->k, cpu, tr->cache[o->cache], o->gfp);
 	if (p && tr->touch_lines)
 		slab_obj_touch(tr->k, cpu, p, tr->touch_lines, true);
 	return p;

@@ -209,7 +209,7 @@ static void *grow(void *arr, uint32_t *cap, uint32_t n, size_t size)
 
 /* A new object; its index, or EMPTY_IDX if out of memory. */
 static uint32_t new_obj(struct loader *ld, uint32_t cache, uint32_t req, uint32_t alloc,
-			bool preexisting)
+			gfp_t gfp, bool preexisting)
 {
 	struct trace *tr = ld->tr;
 	struct trace_obj *o = grow(tr->objs, &ld->objs_cap, tr->nobjs, sizeof(*o));
@@ -220,6 +220,7 @@ static uint32_t new_obj(struct loader *ld, uint32_t cache, uint32_t req, uint32_
 	o->cache = cache;
 	o->bytes_req = req;
 	o->bytes_alloc = alloc;
+	o->gfp = gfp;
 	o->preexisting = preexisting;
 	o->freed = false;
 	return tr->nobjs++;
@@ -339,7 +340,7 @@ static int load_alloc(struct loader *ld, const struct trace_event *ev, uint32_t 
 	if (ev->ptr && u64map_get(&ld->ptrs, ev->ptr, &old) && !tr->objs[old].freed &&
 	    add_diag(ld, line, TP_LIVE_REALLOC, "") < 0)
 		return -1;
-	id = new_obj(ld, cache, ev->bytes_req, ev->bytes_alloc, false);
+	id = new_obj(ld, cache, ev->bytes_req, ev->bytes_alloc, ev->gfp, false);
 	if (id == EMPTY_IDX)
 		return -1;
 	if (ev->ptr && (u64map_put(&ld->ptrs, ev->ptr, id, true) < 0 ||
@@ -359,7 +360,7 @@ static int load_unknown_free(struct loader *ld, const struct trace_event *ev, ui
 		return -1;
 	if (ev->name[0] && (cache = cache_get(ld, ev->name, 0)) == EMPTY_IDX)
 		return -1;
-	id = new_obj(ld, cache, UNKNOWN_SIZE, UNKNOWN_SIZE, true);
+	id = new_obj(ld, cache, UNKNOWN_SIZE, UNKNOWN_SIZE, GFP_KERNEL, true);
 	if (id == EMPTY_IDX)
 		return -1;
 	tr->objs[id].freed = true;

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "engine/error.h"
+#include "kernel/gfp.h"
 
 /* The four kmem events replayed (the _node variants map onto the first two). */
 enum trace_kind { TR_KMALLOC, TR_CACHE_ALLOC, TR_KFREE, TR_CACHE_FREE, TR_NKINDS };
@@ -27,6 +28,7 @@ struct trace_event {
 	uint64_t ptr;			/* 0 for "(null)" */
 	uint32_t bytes_req, bytes_alloc;	/* allocations only */
 	int node;			/* node=, or -1 */
+	gfp_t gfp;			/* gfp_flags=, as the model's flags (GFP_KERNEL if absent) */
 	char comm[16];			/* the task's name, truncated */
 	char call_site[64];		/* as printed: "c104dd2f", "__alloc_skb+0x4f/0x1f0" */
 	char name[32];			/* name= (the cache), or "" */
@@ -73,6 +75,7 @@ struct trace_op {
 struct trace_obj {
 	uint32_t cache;		/* index into caches; TRACE_KMALLOC for kmalloc */
 	uint32_t bytes_req, bytes_alloc;
+	gfp_t gfp;		/* its allocation's flags */
 	bool preexisting;	/* allocated before the capture (an unknown free) */
 	bool freed;		/* a free of it is in the trace */
 };

@@ -5,6 +5,7 @@
  * being key=value tokens in any order. Any bytes are accepted: the parser
  * only reads the `len` bytes it is given and classifies every line as an
  * event, a header, another event, or a bad line with a reason. */
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -35,6 +36,7 @@ enum {
 	F_BYTES_ALLOC = 8,
 	F_NODE = 16,
 	F_NAME = 32,
+	F_GFP = 64,
 };
 
 static const struct {
@@ -43,6 +45,7 @@ static const struct {
 } field_keys[] = {
 	{ "call_site", F_CALL_SITE }, { "ptr", F_PTR },	  { "bytes_req", F_BYTES_REQ },
 	{ "bytes_alloc", F_BYTES_ALLOC }, { "node", F_NODE }, { "name", F_NAME },
+	{ "gfp_flags", F_GFP },
 };
 
 /* Where the reason for an OTHER or BAD line goes. */
@@ -197,6 +200,39 @@ static bool parse_node(const char *p, const char *e, int *v)
 		return false;
 	*v = neg ? -(int)x : (int)x;
 	return true;
+}
+
+/* gfp_flags= as show_gfp_flags() prints them ("GFP_KERNEL|__GFP_ZERO",
+ * "GFP_ATOMIC", "GFP_NOWAIT|__GFP_NOWARN", "__GFP_HIGH|__GFP_KSWAPD_RECLAIM"):
+ * the model's flags, which tell only whether it may sleep. A mask that
+ * names a sleeping one (GFP_KERNEL, GFP_USER, GFP_NOFS, GFP_NOIO, the
+ * highuser and transhuge masks, __GFP_WAIT, __GFP_DIRECT_RECLAIM,
+ * __GFP_RECLAIM) may; a number, whose bits differ by era, is taken as
+ * GFP_KERNEL; any other cannot (GFP_ATOMIC if __GFP_HIGH is in it). */
+static gfp_t parse_gfp(const char *p, const char *e)
+{
+	static const char *const sleeps[] = {
+		"GFP_KERNEL", "GFP_KERNEL_ACCOUNT", "GFP_USER", "GFP_HIGHUSER",
+		"GFP_HIGHUSER_MOVABLE", "GFP_NOFS", "GFP_NOIO", "GFP_TEMPORARY",
+		"GFP_TRANSHUGE", "GFP_TRANSHUGE_LIGHT", "__GFP_WAIT", "__GFP_DIRECT_RECLAIM",
+		"__GFP_RECLAIM", "GFP_IOFS",
+	};
+	if (p < e && isdigit((unsigned char)*p))
+		return GFP_KERNEL;
+	gfp_t gfp = GFP_NOWAIT;
+	while (p < e) {
+		const char *bar = memchr(p, '|', (size_t)(e - p));
+		const char *te = bar ? bar : e;
+		for (size_t i = 0; i < ARRAY_SIZE(sleeps); i++)
+			if (span_is(p, te, sleeps[i]))
+				gfp = span_is(p, te, "GFP_NOFS") ? GFP_NOFS
+				    : span_is(p, te, "GFP_NOIO") ? GFP_NOIO : GFP_KERNEL;
+		if ((span_is(p, te, "GFP_ATOMIC") || span_is(p, te, "__GFP_HIGH")) &&
+		    !gfpflags_allow_blocking(gfp))
+			gfp = GFP_ATOMIC;
+		p = bar ? bar + 1 : e;
+	}
+	return gfp;
 }
 
 /* Seconds with an optional fraction of 1 to 9 digits, into nanoseconds. */
@@ -361,6 +397,9 @@ static bool set_field(struct trace_event *ev, const char *evname, unsigned bit, 
 	case F_NAME:
 		copy_span(ev->name, sizeof(ev->name), v, ve);
 		return true;
+	case F_GFP:
+		ev->gfp = parse_gfp(v, ve);
+		return true;
 	case F_PTR:
 		if (!parse_ptr(v, ve, &ev->ptr))
 			return fail(w, "%s: bad ptr= '%s'", evname, excerpt(x, sizeof(x), v, ve));
@@ -468,6 +507,7 @@ enum trace_line_kind trace_parse_line(const char *line, size_t len, struct trace
 		ev = &scratch;
 	memset(ev, 0, sizeof(*ev));
 	ev->node = -1;
+	ev->gfp = GFP_KERNEL;	/* a trace without gfp_flags= */
 	if (why && whylen)
 		why[0] = 0;
 	if (!line || !len)

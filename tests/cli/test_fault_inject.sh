@@ -3,9 +3,12 @@
 # survived with invariants intact where the workload copes (mix, trace),
 # SLUB's ORDER_FALLBACK on a failed high-order page, hackbench's sender
 # exiting on its failed write as hackbench does, memory running out for
-# real said as such, the same seed giving the same run, bad specs refused.
+# real said as such, the same seed giving the same run, bad specs refused;
+# ignore-gfp-wait as the kernel's (Y by default: only allocations that cannot
+# sleep fail), with the trace's own gfp_flags in a replay.
 . tests/cli/lib.sh
 MIX="mix configs/mix/example.json duration_ms=5"
+WAIT="failslab_ignore_gfp_wait=N fail_page_alloc_ignore_gfp_wait=N"	# GFP_KERNEL may fail
 # a default run has no fault section
 expect_exit 0 "invariants: ok" "$SLABSIM" run -m nehalem-ep -p slub -w "$MIX" --json "$TMP/d.json"
 grep -q "Allocation failures" "$TMP/out" && fail "a default run reports allocation failures"
@@ -13,26 +16,26 @@ json "$TMP/d.json" "'faults' not in d"
 # failslab: every policy survives failed object allocations in mix
 for p in slab slub slqb magazine; do
 	expect_exit 0 "invariants: ok" "$SLABSIM" run -m nehalem-ep -p $p -w "$MIX" \
-		failslab=1,5,0,-1 --json "$TMP/$p.json"
+		failslab=1,5,0,-1 $WAIT --json "$TMP/$p.json"
 	grep -qE "^failslab=1,5,0,-1: [1-9][0-9]* of [0-9]+ slab allocations failed$" "$TMP/out" ||
 		fail "$p: no failslab line"
 	# (magazines come from a cache too: a failed one falls back to the slab layer)
 	json "$TMP/$p.json" "d['faults']['failslab']['injected'] >= d['result']['alloc_failures'] > 0"
 done
 # times and min-order: one failure only; order-0 pages spared by default
-expect_exit 0 "failslab=1,100,0,1: 1 of" "$SLABSIM" run -m nehalem-ep -p slab -w "$MIX" failslab=1,100,0,1
+expect_exit 0 "failslab=1,100,0,1: 1 of" "$SLABSIM" run -m nehalem-ep -p slab -w "$MIX" failslab=1,100,0,1 $WAIT
 # fail_page_alloc: SLAB's cache_grow fails the allocation; SLUB from 2.6.26
 # retries at the smallest order that fits and counts ORDER_FALLBACK
 expect_exit 0 "invariants: ok" "$SLABSIM" run -m nehalem-ep -p slab -w "$MIX" \
-	fail_page_alloc=1,30,0,-1 fail_page_alloc_min_order=0 --json "$TMP/pa.json"
+	fail_page_alloc=1,30,0,-1 fail_page_alloc_min_order=0 $WAIT --json "$TMP/pa.json"
 json "$TMP/pa.json" "d['faults']['fail_page_alloc']['injected'] == d['result']['alloc_failures'] > 0"
 for k in 2.6.26 3.2 7.0; do
 	expect_exit 0 "invariants: ok" "$SLABSIM" run -m nehalem-ep -p slub kernel=$k -w "$MIX" \
-		fail_page_alloc=1,50,0,-1 --json "$TMP/of.json"
+		fail_page_alloc=1,50,0,-1 $WAIT --json "$TMP/of.json"
 	json "$TMP/of.json" "sum(c['stats'].get('ORDER_FALLBACK', 0) for c in d['caches']) > 0"
 done
 # the same seed gives the same run with injection (the run's own generator)
-"$SLABSIM" run -m nehalem-ep -p slub -w "$MIX" failslab=1,5,0,-1 --json "$TMP/s2.json" > /dev/null 2>&1
+"$SLABSIM" run -m nehalem-ep -p slub -w "$MIX" failslab=1,5,0,-1 $WAIT --json "$TMP/s2.json" > /dev/null 2>&1
 python3 - "$TMP/slub.json" "$TMP/s2.json" <<'PY' || fail "injection is not reproducible"
 import json, sys
 a, b = (json.load(open(f)) for f in sys.argv[1:3])
@@ -43,11 +46,31 @@ assert a == b
 PY
 # a trace replay counts its failed allocations and goes on
 expect_exit 0 "invariants: ok" "$SLABSIM" trace replay tests/cli/data/traces/kmem_SLUB.log \
-	-m nehalem-ep -p slub pace=asap cpu_map=spread failslab=1,2,0,-1
+	-m nehalem-ep -p slub pace=asap cpu_map=spread failslab=1,2,0,-1 $WAIT
 grep -qE "allocations failed \(NULL" "$TMP/out" || fail "the replay does not report its failed allocations"
+# ignore-gfp-wait=Y, the kernel's default: of the real trace's allocations
+# only those whose gfp_flags cannot sleep (GFP_ATOMIC, GFP_NOWARN alone)
+# fail, every one of them at probability 100
+expect_exit 0 "invariants: ok" "$SLABSIM" trace replay tests/cli/data/traces/kmem_SLUB.log \
+	-m nehalem-ep -p slub pace=asap cpu_map=spread failslab=1,100,0,-1 --json "$TMP/gfp.json"
+atomic=$(grep -cE "(kmalloc|kmem_cache_alloc): .*gfp_flags=(GFP_ATOMIC|GFP_NOWARN)" \
+	tests/cli/data/traces/kmem_SLUB.log)
+[ "$atomic" -gt 0 ] || fail "the trace has no allocation that cannot sleep"
+json "$TMP/gfp.json" "d['faults']['failslab']['injected'] == $atomic and d['faults']['failslab']['ignore_gfp_wait'] and d['faults']['failslab']['spared'] > 1000"
+grep -qF "that may sleep spared: ignore-gfp-wait is Y, the kernel's default; failslab_ignore_gfp_wait=N fails them too" \
+	"$TMP/out" || fail "the report does not say what ignore-gfp-wait spared"
+# hackbench's writes are GFP_KERNEL: spared by default, so it runs to the end
+expect_exit 0 "invariants: ok" "$SLABSIM" run -m tigerton -p slub -w 'hackbench 2 process 20' \
+	failslab=1,100,0,-1 --json "$TMP/hbY.json"
+json "$TMP/hbY.json" "d['faults']['failslab']['injected'] == 0 and d['faults']['failslab']['spared'] == 2 * 2 * 20 * 20 * 20"
+# the allocations' flags are in a recorded trace: TCP's ACKs are GFP_ATOMIC
+"$SLABSIM" trace record -o "$TMP/tcp.trace" -m nehalem-ep -p slub -w 'netperf -t TCP_STREAM -l 0.002' \
+	--quiet > /dev/null 2>&1 || fail "trace record of netperf failed"
+grep -q "gfp_flags=GFP_ATOMIC" "$TMP/tcp.trace" || fail "no GFP_ATOMIC allocation in netperf's trace"
+grep -q "gfp_flags=GFP_KERNEL" "$TMP/tcp.trace" || fail "no GFP_KERNEL allocation in netperf's trace"
 # hackbench exits on a failed write (barf("SENDER: write")), as it does
 expect_exit 1 "hackbench: SENDER: write: No buffer space available (an skb allocation failed: failslab injected 1" \
-	"$SLABSIM" run -m tigerton -p slub -w 'hackbench 10 process 20' failslab=1,100,0,1
+	"$SLABSIM" run -m tigerton -p slub -w 'hackbench 10 process 20' failslab=1,100,0,1 $WAIT
 # memory that runs out for real (the issue's node_mem_mb=64) says so
 expect_exit 1 "and the page allocator found no free block" "$SLABSIM" run -m tigerton -p slub \
 	-w 'hackbench 100 process 20' node_mem_mb=64
@@ -59,4 +82,6 @@ for bad in 1,10 0,10,0,1 1,101,0,1 1,10,0,-2 x; do
 done
 expect_exit 2 "fail_page_alloc_min_order" "$SLABSIM" run -m tigerton -p slub \
 	-w 'hackbench 1 process 1' fail_page_alloc_min_order=11
+expect_exit 2 "failslab_ignore_gfp_wait=maybe: not a boolean" "$SLABSIM" run -m tigerton -p slub \
+	-w 'hackbench 1 process 1' failslab_ignore_gfp_wait=maybe
 finish

@@ -1,7 +1,8 @@
 # test_host_limits.sh - bounded host resources: every run reports its peak
 # host memory; a run over --host-memory stops with exit 1 and says what to
 # shrink; a sweep's --run-timeout stops a run that takes too long, records
-# it in crashed.jsonl, goes on, and --resume runs it again; Ctrl-C stops a
+# it in crashed.jsonl, goes on, and --resume runs it again; a run whose
+# policy module crashes is recorded with its signal; Ctrl-C stops a
 # sweep with exit 130, no run counted as failed, and --resume finishes it;
 # bad sizes refused.
 . tests/cli/lib.sh
@@ -51,6 +52,21 @@ sleep 0.2
 pgrep -f "slabsim sweep $TMP/slowfast.json" > /dev/null && fail "a worker outlived the interrupt"
 expect_exit 0 "" "$SLABSIM" sweep "$TMP/slowfast.json" -j 1 --resume --no-plot --out "$TMP/i"
 [ "$(wc -l < "$TMP/i/runs.jsonl")" -eq 2 ] || fail "--resume did not finish the interrupted sweep"
+# a worker that crashes (a policy module's NULL dereference, SIGSEGV) is
+# recorded with its signal, and the sweep goes on to the next run
+make -s --no-print-directory policy SRC=tests/cli/data/modules/buggy_template.c \
+	OUT="$TMP/crash.so" > "$TMP/build.log" 2>&1 || fail "make policy: $(tail -3 "$TMP/build.log")"
+cat > "$TMP/crash.json" <<JSON
+{ "name": "crash", "question": "one run whose module crashes, one whose does not",
+  "machines": ["core2-ep"], "policies": ["$TMP/crash.so"],
+  "workloads": ["hackbench 1 process 10"],
+  "axes": [ { "param": "crash_after", "values": [100, 0] } ], "seed": 1 }
+JSON
+expect_exit 1 "the run crashed (signal 11: Segmentation fault)" "$SLABSIM" sweep "$TMP/crash.json" \
+	-j 1 --no-plot --out "$TMP/c"
+[ "$(wc -l < "$TMP/c/runs.jsonl")" -eq 1 ] || fail "the sweep did not go on past the crash"
+json "$TMP/c/runs.jsonl" "d['invariants'] == 'ok' and d['policy']['params']['crash_after'] == 0"
+json "$TMP/c/crashed.jsonl" "d['run'] == 0 and 'signal 11' in d['why']"
 expect_exit 2 "--run-timeout 0: expected whole seconds" "$SLABSIM" sweep \
 	tests/cli/data/tiny-sweep.json --run-timeout 0 --out "$TMP/never"
 finish

@@ -1,6 +1,6 @@
 # test_json_schema.sh - every kind of run writes JSON that docs/run.schema.json
 # describes: each policy and workload, a sampled run, a trace replay, a run
-# with fault injection and a sweep's runs.jsonl; a document that breaks the
+# with fault injection, one checked mid-run and a sweep's runs.jsonl; a document that breaks the
 # schema is caught.
 . tests/cli/lib.sh
 n=0
@@ -24,12 +24,14 @@ run netperf run -m core2-ep -p slub -w netperf
 run kbuild run -m core2-ep -p slub -w kbuild duration_ms=20
 run trace trace replay tests/cli/data/traces/kmem_SLUB.log -m tigerton -p slab pace=asap
 run faults run -m nehalem-ep -p slub -w 'mix configs/mix/example.json duration_ms=3' \
-	failslab=1,5,0,-1 fail_page_alloc=1,20,0,-1
+	failslab=1,5,0,-1 fail_page_alloc=1,20,0,-1 failslab_ignore_gfp_wait=N
+run checks run -m tigerton -p slub -w 'hackbench 2 process 10' --check-interval 10
+json "$TMP/checks.json" "d['checks']['mid_run'] > 0 and 'faults' not in d"
 "$SLABSIM" sweep tests/cli/data/tiny-sweep.json --out "$TMP/sweep" -j 2 > /dev/null 2>&1 ||
 	fail "the tiny sweep failed"
 python3 tests/cli/json_schema_check.py docs/run.schema.json "$TMP"/*.json "$TMP/sweep/runs.jsonl" ||
 	fail "a run's JSON does not match docs/run.schema.json"
-[ "$n" -eq 13 ] || fail "only $n runs"
+[ "$n" -eq 14 ] || fail "only $n runs"
 # the checker catches what breaks the schema
 python3 - "$TMP/slub.json" "$TMP/bad.json" <<'PY'
 import json, sys

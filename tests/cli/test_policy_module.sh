@@ -111,7 +111,7 @@ grep -q ',template,' "$TMP/sw/summary.csv" || fail "the sweep's summary has no t
 W='hackbench 1 process 1'
 sed 's/SLAB_POLICY_HEADER,/.api_version = SLAB_POLICY_API_VERSION + 1, .abi = SLAB_POLICY_ABI,/' \
 	"$TPL" > "$TMP/v.c"
-build "$TMP/v.c" "$TMP/v.so" && expect_exit 2 "was built for policy API version 3; this slabsim has version 2" \
+build "$TMP/v.c" "$TMP/v.so" && expect_exit 2 "was built for policy API version 4; this slabsim has version 3" \
 	"$SLABSIM" run -m tigerton -p "$TMP/v.so" -w "$W"
 sed 's/SLAB_POLICY_HEADER,/.api_version = SLAB_POLICY_API_VERSION, .abi = SLAB_POLICY_ABI + 1,/' \
 	"$TPL" > "$TMP/abi.c"

@@ -1,12 +1,15 @@
 # test_soak.sh - the random-configuration soak (tools/soak.py): a short
 # soak passes; a draw is a function of the seed and its number; a failing
-# run is reported with its arguments and saved; the saved regressions of
+# run is reported with its arguments and saved; the second run of each
+# draw checks the invariants mid-run too; the saved regressions of
 # tests/soak/regressions/ replay; the drawer knows every machine's CPUs.
 . tests/cli/lib.sh
 DRAWS=40
 [ -n "${SLABSIM_SANITIZED:-}" ] && DRAWS=8
 expect_exit 0 "soak: $DRAWS of $DRAWS draws passed (seed 5" python3 tools/soak.py \
 	--draws $DRAWS -j 2 --seed 5 --slabsim "$SLABSIM" --out "$TMP/soak"
+grep -qE "; [1-9][0-9]* checks mid-run in [1-9][0-9]* of them$" "$TMP/out" ||
+	fail "the soak made no mid-run checks: $(tail -1 "$TMP/out")"
 python3 - "$SLABSIM" <<'PY' || fail "tools/soak.py's CPUS differs from slabsim list machines"
 import subprocess, sys
 sys.path.insert(0, "tools")

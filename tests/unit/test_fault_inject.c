@@ -76,6 +76,27 @@ static void test_probability(void **state)
 	assert_true(n > 9400 && n < 10600);	/* 10%, 6 sd either side */
 }
 
+/* ignore-gfp-wait (Y by default in the kernel): allocations that may
+ * sleep are let through and counted, before any other attribute. */
+static void test_ignore_gfp_wait(void **state)
+{
+	(void)state;
+	struct fault_attr a = attr("1,100,0,-1");
+	a.ignore_gfp_wait = true;
+	assert_true(fault_gfp_spared(&a, GFP_KERNEL));
+	assert_true(fault_gfp_spared(&a, GFP_NOIO));
+	assert_false(fault_gfp_spared(&a, GFP_ATOMIC));
+	assert_false(fault_gfp_spared(&a, GFP_NOWAIT));
+	assert_int_equal(a.spared, 2);
+	assert_int_equal(a.calls, 0);	/* spared ones never reach should_fail */
+	a.ignore_gfp_wait = false;
+	assert_false(fault_gfp_spared(&a, GFP_KERNEL));
+	struct fault_attr off = attr("");
+	off.ignore_gfp_wait = true;
+	assert_false(fault_gfp_spared(&off, GFP_KERNEL));	/* off: nothing counted */
+	assert_int_equal(off.spared, 0);
+}
+
 static void test_refused(void **state)
 {
 	(void)state;
@@ -101,6 +122,7 @@ int main(void)
 		cmocka_unit_test(test_space),
 		cmocka_unit_test(test_interval),
 		cmocka_unit_test(test_probability),
+		cmocka_unit_test(test_ignore_gfp_wait),
 		cmocka_unit_test(test_refused),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);

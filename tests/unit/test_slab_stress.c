@@ -101,7 +101,7 @@ static void stress_task(struct task *t, void *arg)
 			unsigned long op = gsl_rng_uniform_int(rng, 10);
 			if (op < 4 && w->n < LOCAL) {		/* allocate, keep */
 				struct kmem_cache *c = st->caches[gsl_rng_uniform_int(rng, (unsigned long)st->ncaches)];
-				kaddr_t o = kmem_cache_alloc(k, cpu, c);
+				kaddr_t o = kmem_cache_alloc(k, cpu, c, GFP_KERNEL);
 				assert_true(o != 0);
 				slab_obj_touch(k, cpu, o, 1, true);
 				w->obj[w->n] = o;
@@ -147,7 +147,7 @@ static void stress_task(struct task *t, void *arg)
 		check_now(t, st);
 		if (st->corrupt) {
 			struct kmem_cache *c = st->caches[0];
-			kaddr_t o = kmem_cache_alloc(k, task_cpu(t), c);
+			kaddr_t o = kmem_cache_alloc(k, task_cpu(t), c, GFP_KERNEL);
 			kmem_cache_free(k, task_cpu(t), c, o);
 			kmem_cache_free(k, task_cpu(t), c, o);	/* the bug */
 		}

@@ -281,6 +281,45 @@ static void test_node_variants(void **state)
 	assert_int_equal(ev.node, -1);
 }
 
+/* gfp_flags= as the model's flags: whether the allocation may sleep, for
+ * fault injection's ignore-gfp-wait; GFP_KERNEL when the trace omits it. */
+static void test_gfp_flags(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *flags;
+		gfp_t want;
+	} cases[] = {
+		{ "GFP_KERNEL", GFP_KERNEL },
+		{ "GFP_KERNEL|GFP_ZERO", GFP_KERNEL },
+		{ "GFP_KERNEL_ACCOUNT|__GFP_ZERO", GFP_KERNEL },
+		{ "GFP_USER|GFP_ZERO", GFP_KERNEL },
+		{ "GFP_NOFS", GFP_NOFS },
+		{ "GFP_NOIO|__GFP_NOWARN", GFP_NOIO },
+		{ "__GFP_HIGH|__GFP_DIRECT_RECLAIM", GFP_KERNEL },
+		{ "GFP_ATOMIC", GFP_ATOMIC },
+		{ "GFP_ATOMIC|GFP_ZERO", GFP_ATOMIC },
+		{ "__GFP_HIGH|__GFP_ATOMIC|__GFP_KSWAPD_RECLAIM", GFP_ATOMIC },
+		{ "GFP_NOWAIT|__GFP_NOWARN", GFP_NOWAIT },
+		{ "GFP_NOWARN", GFP_NOWAIT },
+		{ "0xd0", GFP_KERNEL },	/* a number: its bits differ by era */
+	};
+	struct trace_event ev;
+	char line[256];
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(line, sizeof(line), "a-1 [000] .... 1.000000: kmalloc: call_site=c1 "
+			 "ptr=c2000000 bytes_req=8 bytes_alloc=8 gfp_flags=%s", cases[i].flags);
+		parse_event(line, &ev);
+		if (ev.gfp != cases[i].want)
+			fail_msg("gfp_flags=%s: %#x, want %#x", cases[i].flags, ev.gfp,
+				 cases[i].want);
+	}
+	parse_event("a-1 [000] .... 1.000000: kmalloc: call_site=c1 ptr=c2000000 bytes_req=8 "
+		    "bytes_alloc=8", &ev);
+	assert_int_equal(ev.gfp, GFP_KERNEL);
+	assert_true(gfpflags_allow_blocking(GFP_NOFS) && !gfpflags_allow_blocking(GFP_ATOMIC));
+}
+
 static void test_headers(void **state)
 {
 	(void)state;
@@ -943,6 +982,7 @@ int main(void)
 		cmocka_unit_test(test_6x_format),
 		cmocka_unit_test(test_trace_cmd),
 		cmocka_unit_test(test_node_variants),
+		cmocka_unit_test(test_gfp_flags),
 		cmocka_unit_test(test_headers),
 		cmocka_unit_test(test_other_events),
 		cmocka_unit_test(test_bad_lines),
