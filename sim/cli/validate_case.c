@@ -60,7 +60,9 @@ static int check_keys(const cJSON *o, const char *valid, const char *where, cons
 }
 
 /* Machine files named relative to the case ("./x.json") become paths from
- * here, so `validate` runs from any folder. */
+ * here, so `validate` runs from any folder; their label stays the name the
+ * case gives, so the runs' keys, and the seeds drawn from them, are the
+ * same wherever the cases are installed. */
 static void rebase_machines(cJSON *exp, const char *casedir)
 {
 	cJSON *ms = cJSON_GetObjectItemCaseSensitive(exp, "machines");
@@ -72,7 +74,19 @@ static void rebase_machines(cJSON *exp, const char *casedir)
 		char *p;
 		if (asprintf(&p, "%s/%s", casedir, name->valuestring) < 0)
 			host_oom(__func__);
-		cJSON_SetValuestring(name, p);
+		if (cJSON_IsObject(m)) {
+			if (!cJSON_GetObjectItemCaseSensitive(m, "label"))
+				cJSON_AddStringToObject(m, "label", name->valuestring);
+			cJSON_SetValuestring(name, p);
+		} else {
+			cJSON *o = cJSON_CreateObject();
+			if (!o)
+				host_oom(__func__);
+			cJSON_AddStringToObject(o, "name", p);
+			cJSON_AddStringToObject(o, "label", m->valuestring);
+			cJSON_ReplaceItemViaPointer(ms, m, o);
+			m = o;
+		}
 		free(p);
 	}
 }

@@ -13,6 +13,19 @@ cat "$TMP/quick.txt"
 for f in summary.json C2.jsonl C3.jsonl C4.jsonl V4.jsonl V7.jsonl validation.dat validation.gp; do
 	[ -s "$OUT/$f" ] || fail "validate wrote no $f"
 done
+# a case whose machine file sits beside it runs the same from another copy:
+# its runs' keys, and so their seeds, name the file as the case does
+mkdir -p "$TMP/elsewhere/deeper"
+cp -r validation/C4.json validation/machines "$TMP/elsewhere/deeper/"
+"$SLABSIM" validate "$TMP/elsewhere/deeper/C4.json" --no-plot --out "$TMP/val2" > /dev/null 2>&1 ||
+	fail "C4 from a copy of the case failed"
+python3 - "$OUT/C4.jsonl" "$TMP/val2/C4.jsonl" <<'PY' || fail "C4 from another folder gave other runs"
+import json, sys
+a, b = ({json.loads(l)["sweep"]["key"]: json.loads(l) for l in open(f)} for f in sys.argv[1:3])
+assert sorted(a) == sorted(b) and all(k.startswith("machine=./machines/uniform16.json ") for k in a), list(a)[:2]
+for k in a:
+    assert a[k]["seed"] == b[k]["seed"] and a[k]["result"]["acquisitions"] == b[k]["result"]["acquisitions"], k
+PY
 python3 - "$OUT/summary.json" "$TMP/quick.txt" "$rc" <<'PY' || fail "validate --quick: summary"
 import json, sys
 d = json.load(open(sys.argv[1]))
