@@ -23,13 +23,14 @@ int hw_init(struct hw *hw, struct engine *eng, const struct machine *m, struct s
 	hw->home = calloc((size_t)m->nodes, sizeof(*hw->home));
 	hw->waiter = calloc((size_t)m->ncpus, sizeof(*hw->waiter));
 	hw->sb = calloc((size_t)m->ncpus, sizeof(*hw->sb));
+	hw->die_copy = calloc((size_t)m->ndies, sizeof(*hw->die_copy));
 	hw->scratch = calloc((size_t)m->ncpus, sizeof(*hw->scratch));
 	hw->llc = calloc((size_t)m->ndies, sizeof(*hw->llc));
 	hw->l1 = calloc((size_t)m->ncores, sizeof(*hw->l1));
 	if (!hw->llc || !hw->l1 || hw_caches_layout(hw, 1, 32) < 0)	/* any memory: wide */
 		return sim_fail(err, "out of memory for the caches");
 	if (!hw->bus || !hw->link || !hw->hub || !hw->home || !hw->waiter || !hw->sb ||
-	    !hw->scratch)
+	    !hw->scratch || !hw->die_copy)
 		return sim_fail(err, "out of memory");
 	for (int i = 0; i < m->ncpus; i++)
 		hw->waiter[i].cpu = i;
@@ -129,6 +130,7 @@ void hw_destroy(struct hw *hw)
 	free(hw->home);
 	free(hw->waiter);
 	free(hw->sb);
+	free(hw->die_copy);
 	free(hw->scratch);
 	hostmem_free(hw->cache_mem, hw->cache_bytes);
 	free(hw->llc);
@@ -440,7 +442,22 @@ uint64_t hw_transaction(struct hw *hw, int cpu, struct hw_line *l, int from, uin
 
 uint64_t hw_reread(struct hw *hw, int cpu, struct hw_line *l, int from, uint64_t t)
 {
-	uint64_t done = hw_transaction(hw, cpu, l, from, t);
+	/* A die's cores share its last-level cache: once one spinner's re-read
+	 * after this write has brought the line there, the die's others hit
+	 * it (their misses wait for that fill) and add no transfer on the
+	 * line. An ideal fabric (the Markov chain) serves each on its own. */
+	struct hw_die_copy *dc = &hw->die_copy[hw->m->topo[cpu].die];
+	uint64_t done;
+	if (dc->line == l && dc->written == l->written && hw->m->fabric != FABRIC_IDEAL) {
+		done = (t > dc->at ? t : dc->at) + hw->m->llc_hit;
+		sharer_set(l, cpu);
+		hw->stats.rereads++;
+		return done;
+	}
+	done = hw_transaction(hw, cpu, l, from, t);
+	dc->line = l;
+	dc->written = l->written;
+	dc->at = done;
 	if (l->owner >= 0) {
 		sharer_set(l, l->owner);
 		l->owner = -1;

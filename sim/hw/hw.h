@@ -65,6 +65,15 @@ struct hw_store_buffer {
 	int64_t store_stride;		/* its distance from the one before */
 };
 
+/* The copy of a spun-on line a die's shared cache got by a spinner's
+ * re-read after the line's last write (written): the die's other spinners
+ * take it from there. */
+struct hw_die_copy {
+	const struct hw_line *line;
+	uint64_t written;		/* the write it follows */
+	uint64_t at;			/* when it arrived */
+};
+
 struct hw {
 	struct engine *eng;
 	const struct machine *m;
@@ -75,6 +84,7 @@ struct hw {
 	struct hw_res *link;		/* inter-socket link per socket */
 	struct hw_waiter *waiter;	/* one per CPU: a CPU spins on one lock */
 	struct hw_store_buffer *sb;	/* one per CPU: x86's store buffer */
+	struct hw_die_copy *die_copy;	/* [ndies]: the line a die last re-read */
 	struct hw_waiter **scratch;	/* ncpus slots for ordering re-reads */
 	struct hw_stats stats;
 	struct hw_lock_class *classes;	/* registered lock classes, for reports */

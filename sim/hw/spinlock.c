@@ -237,6 +237,7 @@ static struct hw_waiter *byte_handoff(struct hw *hw, struct sim_cpu *cpu, struct
 	uint64_t seen = hw_reread(hw, win->cpu, l, cpu->id, t);
 	*when = hw_transaction(hw, win->cpu, l, cpu->id, seen) + hw->m->atomic;
 	hw_line_set_owner(hw, l, win->cpu);
+	l->written = *when;	/* its test-and-set: the others' copies are stale */
 	unqueue(lk, win_prev, win);
 	if (lk->wq_head)
 		hw_spinners_reread(hw, l, win->cpu, *when);

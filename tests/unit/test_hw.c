@@ -123,6 +123,54 @@ static void test_spinner_feedback(void **state)
 	assert_true(hold[1] > hold[0] + 12 * m.occ_bus);
 }
 
+/* The spinners of one die share its last-level cache: after a write, the
+ * first one's re-read brings the line to the die and the others hit it
+ * there, adding no transfer the line is serialised on; spinners on two
+ * dies each need a transfer. */
+static void test_die_shares_reread(void **state)
+{
+	(void)state;
+	int a = 4, same = -1, other = -1;	/* a spinner, one on its die, one elsewhere */
+	for (int c = 0; c < m.ncpus; c++) {
+		if (c != a && m.topo[c].die == m.topo[a].die && same < 0)
+			same = c;
+		if (m.topo[c].die != m.topo[a].die && m.topo[c].die != m.topo[0].die && other < 0)
+			other = c;
+	}
+	assert_true(same >= 0 && other >= 0);
+	uint64_t first[2], second[2], busy[2];
+	for (int k = 0; k < 2; k++) {
+		int b = k ? other : same;
+		struct hw_line l;
+		hw_line_init(&hw, &l, 0);
+		struct sim_cpu *w = &eng.cpus[0];
+		w->clock = 30000000 + 1000000 * (uint64_t)k;
+		hw_write(&hw, w, &l);		/* the holder owns the line */
+		w->clock += 100000;
+		hw_write(&hw, w, &l);		/* a write: the spinners re-read */
+		uint64_t t = w->clock;
+		first[k] = hw_reread(&hw, a, &l, 0, t) - t;
+		second[k] = hw_reread(&hw, b, &l, 0, t) - t;
+		busy[k] = l.ready - t;
+	}
+	/* the die's second spinner: the first's copy plus a hit in the die's cache */
+	assert_int_equal(second[0], first[0] + m.llc_hit);
+	/* on another die: a transfer of its own, queued on the line */
+	assert_true(second[1] >= first[1] + m.handoff[machine_dist(&m, 0, other)]);
+	assert_true(busy[1] > busy[0]);
+	/* a write in between starts afresh: the die's copy was invalidated */
+	struct hw_line l;
+	hw_line_init(&hw, &l, 0);
+	struct sim_cpu *w = &eng.cpus[0];
+	w->clock = 40000000;
+	hw_write(&hw, w, &l);
+	hw_reread(&hw, a, &l, 0, w->clock);
+	w->clock += 100000;
+	hw_write(&hw, w, &l);
+	uint64_t t = w->clock;
+	assert_true(hw_reread(&hw, same, &l, 0, t) - t >= m.handoff[DIST_OTHER_SOCKET]);
+}
+
 /* The sharers of a line on a machine of more than 64 CPUs (Genoa: 384),
  * in a line's own words while few, in its spill words beyond: a write
  * invalidates every copy and waits for the farthest sharer (the first in
@@ -193,6 +241,7 @@ int main(void)
 		cmocka_unit_test(test_costs_by_distance),
 		cmocka_unit_test(test_fabric_queueing),
 		cmocka_unit_test(test_spinner_feedback),
+		cmocka_unit_test(test_die_shares_reread),
 		cmocka_unit_test(test_many_cpu_sharers),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
