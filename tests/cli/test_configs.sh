@@ -60,8 +60,15 @@ t = {(p["labels"]["machine"], p["labels"]["policy"]): p["metrics"]["time"]["mean
      for p in json.load(open(sys.argv[1]))["points"]}
 machines = {m for m, _ in t}
 assert len(machines) == 9, machines
+grew = 0
 for m in machines:	# with an update every 100 ms the magazines grow within the run
-    assert t[(m, "magazines, 100 ms update")] < t[(m, "magazines")], m
+    slow, fast = t[(m, "magazines")], t[(m, "magazines, 100 ms update")]
+    if slow > 0.1:	# a run that lasts past the first update
+        assert fast < slow, (m, fast, slow)
+        grew += 1
+    else:		# none before the run ends: the same but for the armed timer
+        assert abs(fast - slow) < 0.02 * slow, (m, fast, slow)
+assert grew >= 6, grew
 PY
 
 sweep designs-slab-test 63 count=50 --replicates 1
