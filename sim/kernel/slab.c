@@ -211,16 +211,24 @@ static bool failslab(struct kernel *k, const struct kmem_cache *c, gfp_t gfp)
 	       should_fail(&k->failslab, k->eng->rng, c->object_size);
 }
 
+/* Make `gfp` the flags the page allocations on `cpu` see; returns the
+ * ones it replaces (a policy's own allocation nests), to put back. */
+static gfp_t gfp_context_set(struct kernel *k, const struct sim_cpu *cpu, gfp_t gfp)
+{
+	gfp_t outer = k->gfp_context[cpu->id];
+	k->gfp_context[cpu->id] = gfp;
+	return outer;
+}
+
 /* The policy's alloc, with `gfp` the flags its page allocations see. */
 static kaddr_t policy_alloc(struct kernel *k, struct sim_cpu *cpu, struct kmem_cache *c,
 			    gfp_t gfp)
 {
-	gfp_t outer = k->gfp_context[cpu->id];	/* a policy's own allocation nests */
-	k->gfp_context[cpu->id] = gfp;
+	gfp_t outer = gfp_context_set(k, cpu, gfp);
 	cpu_region_enter(cpu);	/* the slab allocator's time */
 	kaddr_t obj = k->policy->alloc(k->pstate, real_cache(c), cpu, -1);
 	cpu_region_exit(cpu);
-	k->gfp_context[cpu->id] = outer;
+	gfp_context_set(k, cpu, outer);
 	return obj;
 }
 
@@ -269,10 +277,9 @@ static kaddr_t do_kmalloc(struct kernel *k, struct sim_cpu *cpu, size_t size, in
 		unsigned int order = 0;
 		while (((size_t)PAGE_SIZE << order) < size)
 			order++;
-		gfp_t outer = k->gfp_context[cpu->id];
-		k->gfp_context[cpu->id] = gfp;
+		gfp_t outer = gfp_context_set(k, cpu, gfp);
 		struct page *p = alloc_pages_node(&k->pa, cpu, k->m->topo[cpu->id].node, order);
-		k->gfp_context[cpu->id] = outer;
+		gfp_context_set(k, cpu, outer);
 		if (p) {
 			uint32_t bytes = (uint32_t)((size_t)PAGE_SIZE << order);
 			obj = page_address(p);
