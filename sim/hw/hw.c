@@ -710,6 +710,15 @@ void hw_stream_access(struct hw *hw, struct sim_cpu *cpu, hw_objline *ol, uint64
 		cpu_charge(cpu, end - t);
 }
 
+void hw_obj_prefetch(const struct hw *hw, const struct sim_cpu *cpu, uint64_t line, int lines)
+{
+	const struct hw_cpu_topo *t = &hw->m->topo[cpu->id];
+	for (int i = 0; i < lines; i++) {
+		llc_prefetch(&hw->llc[t->die], line + (uint64_t)i);
+		llc_prefetch(&hw->l1[t->core], line + (uint64_t)i);
+	}
+}
+
 void hw_obj_access(struct hw *hw, struct sim_cpu *cpu, hw_objline *ol, uint64_t line, int lines,
 		   bool write, int home)
 {

@@ -145,6 +145,12 @@ void hw_atomic(struct hw *hw, struct sim_cpu *cpu, struct hw_line *l);
 void hw_obj_access(struct hw *hw, struct sim_cpu *cpu, hw_objline *ol, uint64_t line, int lines,
 		   bool write, int home);
 
+/* Start the host's loads of the cache sets that hw_obj_access() will look
+ * `lines` lines from `line` up in for this CPU (its die's cache and its
+ * L1): the caller knows the address before it has walked to the object's
+ * books, so the two waits overlap. Host-side only: nothing is modelled. */
+void hw_obj_prefetch(const struct hw *hw, const struct sim_cpu *cpu, uint64_t line, int lines);
+
 /* A locked instruction first waits for the store buffer to drain (x86
  * TSO). Lock paths call this before they sync, so no yield separates their
  * look at the lock from their atomic. */

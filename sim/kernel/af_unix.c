@@ -210,14 +210,15 @@ static long unix_stream_recvmsg(struct task *t, struct unix_sock *sk, size_t siz
 			finish_wait(t, &sk->sk_sleep);
 			continue;
 		}
-		slab_obj_prefetch(k, skb->data);	/* while the head is touched */
+		size_t chunk = skb->len < size ? skb->len : size;
+		int chunk_lines = (int)((chunk + CACHE_LINE - 1) / CACHE_LINE);
+		slab_obj_prefetch(k, cpu, skb->data, chunk_lines);	/* while the head is touched */
 		hw_spin_unlock(k->hw, cpu, &sk->u_lock);
 		slab_obj_touch(k, cpu, skb->head, SKB_HEAD_LINES, false);
-		size_t chunk = skb->len < size ? skb->len : size;
 		/* memcpy_toiovec() */
 		int csym = sym_enter(cpu, k->sym_copy);
-		slab_obj_touch(k, cpu, skb->data, (int)((chunk + CACHE_LINE - 1) / CACHE_LINE), false);
-		cpu_charge(cpu, k->cost.copy_line * (uint32_t)((chunk + CACHE_LINE - 1) / CACHE_LINE));
+		slab_obj_touch(k, cpu, skb->data, chunk_lines, false);
+		cpu_charge(cpu, k->cost.copy_line * (uint32_t)chunk_lines);
 		sym_exit(cpu, csym);
 		copied += chunk;
 		size -= chunk;

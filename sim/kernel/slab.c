@@ -342,8 +342,9 @@ void kfree(struct kernel *k, struct sim_cpu *cpu, kaddr_t obj)
 	sym_exit(cpu, psym);
 }
 
-void slab_obj_prefetch(struct kernel *k, kaddr_t obj)
+void slab_obj_prefetch(struct kernel *k, struct sim_cpu *cpu, kaddr_t obj, int lines)
 {
+	hw_obj_prefetch(k->hw, cpu, obj >> 6, lines);
 	struct page *page = virt_to_head_page(&k->pa, obj);
 	if (page)
 		__builtin_prefetch(page);
@@ -351,6 +352,7 @@ void slab_obj_prefetch(struct kernel *k, kaddr_t obj)
 
 void slab_obj_touch(struct kernel *k, struct sim_cpu *cpu, kaddr_t obj, int lines, bool write)
 {
+	hw_obj_prefetch(k->hw, cpu, obj >> 6, lines);	/* while the books are found */
 	struct page *page = virt_to_head_page(&k->pa, obj);
 	if (!page || !(page->flags & PG_slab))
 		return;

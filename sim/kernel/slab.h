@@ -47,8 +47,9 @@ int slab_check_pages(const struct kmem_cache *kc, struct page *const *all, int n
 struct kmem_cache *kmalloc_slab(struct kernel *k, size_t size);
 
 /* Start loading the host's copy of the struct page of `obj` (a slab object
- * about to be touched): the model's speed, not the simulated machine's. */
-void slab_obj_prefetch(struct kernel *k, kaddr_t obj);
+ * `cpu` is about to touch `lines` lines of) and of the cache sets the touch
+ * looks in: the model's speed, not the simulated machine's. */
+void slab_obj_prefetch(struct kernel *k, struct sim_cpu *cpu, kaddr_t obj, int lines);
 
 /* Touch `lines` cache lines of an object the current task owns. */
 void slab_obj_touch(struct kernel *k, struct sim_cpu *cpu, kaddr_t obj, int lines, bool write);
