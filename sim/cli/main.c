@@ -25,6 +25,8 @@ static const char usage[] =
 	"  bench   speed of the engine: events/s, fiber switch, ordering-rule hand-over\n"
 	"  validate [CASE ...] [--quick] [-j N] [--out DIR]: the published results the\n"
 	"          model must predict (validation/), simulated beside published\n"
+	"  diff    A B [--format text|markdown]: two runs side by side with the deltas\n"
+	"          (a run's JSON, or DIR:NAME=VALUE,... for a run of a results folder)\n"
 	"\n"
 	"`slabsim COMMAND --help` describes each command. Exit status: 0 done,\n"
 	"1 the run failed, 2 bad usage or input.\n";
@@ -67,6 +69,8 @@ int main(int argc, char **argv)
 		return cmd_bench(argc - 1, argv + 1);
 	if (!strcmp(cmd, "validate"))
 		return cmd_validate(argc - 1, argv + 1);
-	return cli_usage_error("unknown command '%s'; commands: run sweep merge plot list show trace bench validate "
+	if (!strcmp(cmd, "diff"))
+		return cmd_diff(argc - 1, argv + 1);
+	return cli_usage_error("unknown command '%s'; commands: run sweep merge plot list show trace bench validate diff "
 			       "(slabsim --help)", cmd);
 }
