@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "progress.h"
 #include "report/gnuplot.h"
 #include "engine/oom.h"
 #include "report/outfile.h"
@@ -16,6 +17,7 @@
 static const char run_help[] =
 	"usage: slabsim run -m MACHINE -p POLICY -w WORKLOAD [NAME=VALUE ...]\n"
 	"                   [--seed N] [--json FILE] [--profile-rows N] [--quiet]\n"
+	"                   [--no-progress]\n"
 	"                   [--host-memory SIZE] [--check-interval US]\n"
 	"                   [--compare]           (slab_test: published figures beside)\n"
 	"                   [--plot FILE.png]     (pingpong: its heatmap)\n"
@@ -42,6 +44,8 @@ static const char run_help[] =
 	"                       kernel=2.6.26 to compare like with like)\n"
 	"  --profile-rows N     symbols shown in the profile (default 25)\n"
 	"  --quiet              print only the workload's result line\n"
+	"  --no-progress        no progress line (on a terminal, stderr shows the\n"
+	"                       simulated time, the messages done and an ETA)\n"
 	"  --check-interval US  also check every invariant mid-run, every US simulated\n"
 	"                       microseconds, as a CPU leaves the allocator with none\n"
 	"                       half-way; the results stay those of a run without it\n"
@@ -93,7 +97,7 @@ struct run_args {
 	const char *json, *plot, *record;
 	const char **assign;
 	int rows;
-	bool quiet, help;
+	bool quiet, help, no_progress;
 };
 
 /* "CMD: unknown argument A", with a hint for the two common slips. */
@@ -122,6 +126,7 @@ static int parse_run_args(int argc, char **argv, bool record, struct run_args *a
 		{ "profile-rows", required_argument, NULL, 'r' },
 		{ "compare", no_argument, NULL, 'c' }, { "quiet", no_argument, NULL, 'q' },
 		{ "check-interval", required_argument, NULL, 'k' },
+		{ "no-progress", no_argument, NULL, 'N' },
 		{ "host-memory", required_argument, NULL, 'H' }, { NULL, 0, NULL, 0 } };
 	const char *cmd = record ? "trace record" : "run";
 	optind = 0;
@@ -142,6 +147,7 @@ static int parse_run_args(int argc, char **argv, bool record, struct run_args *a
 		case 'P': a->plot = optarg; break;
 		case 'c': a->cfg.compare = true; break;
 		case 'q': a->quiet = true; break;
+		case 'N': a->no_progress = true; break;
 		case 'k':
 			if (parse_u64(optarg, &a->cfg.check_interval_us) < 0 ||
 			    a->cfg.check_interval_us < 1 || a->cfg.check_interval_us > 1000000000)
@@ -205,6 +211,11 @@ static int check_before_run(struct run *r, const struct run_args *a, struct sim_
  * The exit status: 0, 1 the run failed, 2 an output could not be written. */
 static int execute_and_report(struct run *r, const struct run_args *a, struct sim_err *err)
 {
+	struct cli_progress progress = { .out = stderr };
+	if (!a->no_progress && cli_progress_wanted(stderr)) {
+		r->cfg.progress = cli_progress_show;
+		r->cfg.progress_arg = &progress;
+	}
 	int rc = run_execute(r, err);
 	if (rc < 0)
 		return cli_usage_error("%s", err->msg);

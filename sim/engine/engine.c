@@ -159,6 +159,10 @@ static inline bool cpu_is_next(struct engine *eng)
 void engine_run(struct engine *eng)
 {
 	while (!eng->stop) {
+		if (eng->tick && ++eng->turns >= eng->tick_at) {
+			eng->tick_at = eng->turns + ENGINE_TICK;
+			eng->tick(eng->tick_arg);
+		}
 		if (cpu_is_next(eng)) {
 			struct sim_cpu *cpu = ready_pop(eng);
 			eng->running = cpu;
@@ -216,7 +220,9 @@ void eng_timer_cancel(struct engine *eng, struct sim_event *ev)
 static void switch_away(struct sim_cpu *cpu)
 {
 	struct engine *eng = cpu->eng;
-	if (!eng->stop && cpu_is_next(eng)) {
+	/* straight to the next CPU, or through the loop when a tick is due
+	 * (the loop takes the same CPU next: the same run) */
+	if (!eng->stop && cpu_is_next(eng) && !(eng->tick && ++eng->turns >= eng->tick_at)) {
 		struct sim_cpu *next = ready_pop(eng);
 		eng->running = next;
 		if (next != cpu)

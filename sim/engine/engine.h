@@ -50,6 +50,8 @@ struct sim_cpu {
 	uint64_t spin;		/* of which spinning on a lock */
 };
 
+#define ENGINE_TICK 65536u	/* CPU switches between two ticks */
+
 struct engine {
 	struct event_queue q;		/* timers */
 	uint64_t *resume_at;		/* tournament tree: node keys, each a resume
@@ -71,6 +73,12 @@ struct engine {
 	char fatal_buf[256];	/* a fatal message built at run time */
 	uint64_t host_limit;	/* host memory the run may take (bytes; 0: none) */
 	gsl_rng *rng;		/* the run's one generator (mt19937, seeded) */
+	/* Optional: called about every ENGINE_TICK switches from one CPU to
+	 * another, on the engine's own stack, to look at the run (progress on
+	 * a terminal); it must not change the simulation. */
+	void (*tick)(void *arg);
+	void *tick_arg;
+	uint64_t turns, tick_at;	/* CPU switches counted while tick is set */
 	struct profile prof;
 	int sym_idle;
 };

@@ -204,6 +204,32 @@ int run_build(struct run *r, struct sim_err *err)
 	return 0;
 }
 
+/* Where the run is now, from the engine's clock and the workload's units. */
+static void run_progress_now(struct run *r, double t0, bool done, struct run_progress *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->sim_seconds = (double)r->eng.now / (r->m.ghz * 1e9);
+	p->wall_seconds = now_seconds() - t0;
+	p->sampling = r->k.steady.mode == STEADY_AUTO;
+	p->done_run = done;
+	if (r->wl->progress && r->wstate)
+		r->wl->progress(r->wstate, &p->done, &p->total, &p->unit);
+}
+
+struct run_ticker {
+	struct run *r;
+	double t0;
+};
+
+/* The engine's tick: hand the caller where the run is. */
+static void run_tick(void *arg)
+{
+	struct run_ticker *tk = arg;
+	struct run_progress p;
+	run_progress_now(tk->r, tk->t0, false, &p);
+	tk->r->cfg.progress(&p, tk->r->cfg.progress_arg);
+}
+
 int run_execute(struct run *r, struct sim_err *err)
 {
 	r->workload_caches = true;	/* the workload creates caches of its own */
@@ -217,8 +243,19 @@ int run_execute(struct run *r, struct sim_err *err)
 		return -1;
 	kernel_check_every(&r->k, (uint64_t)((double)r->cfg.check_interval_us * r->m.ghz * 1e3));
 	double t0 = now_seconds();
+	struct run_ticker ticker = { r, t0 };
+	if (r->cfg.progress) {
+		r->eng.tick = run_tick;
+		r->eng.tick_arg = &ticker;
+	}
 	engine_run(&r->eng);
+	r->eng.tick = NULL;
 	r->wall_seconds = now_seconds() - t0;
+	if (r->cfg.progress) {
+		struct run_progress p;
+		run_progress_now(r, t0, true, &p);
+		r->cfg.progress(&p, r->cfg.progress_arg);
+	}
 	r->host_peak_rss_mb = (double)(host_peak_rss_bytes() >> 10) / 1024;
 	r->wl->result(r->wstate, &r->res);
 	if (r->k.steady.mode != STEADY_OFF && !r->k.steady.total_units)	/* no units: in full */

@@ -15,6 +15,16 @@
 #include "policies/policy.h"
 #include "workloads/workload.h"
 
+/* Where a run is, for a progress line. */
+struct run_progress {
+	double sim_seconds;	/* simulated so far */
+	double wall_seconds;	/* since the simulation started */
+	uint64_t done, total;	/* the workload's units of work (total 0: none) */
+	const char *unit;	/* "messages" */
+	bool sampling;		/* sample=auto: the run may stop before total */
+	bool done_run;		/* the last call: the run has ended */
+};
+
 struct run_config {
 	const char *machine;
 	const char *policy;
@@ -25,6 +35,10 @@ struct run_config {
 	bool compare;		/* print published figures beside the workload's */
 	bool record;		/* keep every kmem event (slabsim trace record) */
 	uint64_t check_interval_us;	/* also check the invariants mid-run; 0: at the end only */
+	/* Optional: called every few milliseconds of wall time while the run
+	 * simulates (a terminal's progress line), and once with done = true. */
+	void (*progress)(const struct run_progress *p, void *arg);
+	void *progress_arg;
 };
 
 struct run {

@@ -386,6 +386,15 @@ static void hb_destroy(void *state)
 	free(hb);
 }
 
+/* Messages read so far, out of every sender's loops. */
+static void hb_progress(const void *state, uint64_t *done, uint64_t *total, const char **unit)
+{
+	const struct hackbench *hb = state;
+	*done = hb->messages_read;
+	*total = (uint64_t)hb->groups * hb->fds * hb->fds * hb->loops;
+	*unit = "messages";
+}
+
 const struct workload hackbench_workload = {
 	.name = "hackbench",
 	.description = "AF_UNIX messaging: groups of 20 senders x 20 receivers (hackbench, "
@@ -396,5 +405,6 @@ const struct workload hackbench_workload = {
 	.start = hb_start,
 	.result = hb_result,
 	.check = hb_check,
+	.progress = hb_progress,
 	.destroy = hb_destroy,
 };

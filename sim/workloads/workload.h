@@ -55,6 +55,9 @@ struct workload {
 	void (*print)(void *state, FILE *out, const struct wl_published *published);
 	/* What `--compare` compares with, or NULL if the workload has nothing. */
 	const char *compare;
+	/* Optional: units of work done so far and in the whole run, and what a
+	 * unit is ("messages"), for progress on a terminal. */
+	void (*progress)(const void *state, uint64_t *done, uint64_t *total, const char **unit);
 	void (*destroy)(void *state);
 };
 
