@@ -24,7 +24,7 @@ WERROR   ?= -Werror
 WARN     := -Wall -Wextra $(WERROR) -Wshadow -Wno-unused-parameter
 CPPFLAGS += -I. -Isim -D_GNU_SOURCE -DSLABSIM_DATADIR=\"$(PREFIX)/share/slabsim\"
 ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) -MMD -MP
-LDLIBS   := -lgsl -lgslcblas -lcjson -lboost_context -lm -ldl
+LDLIBS   := -lgsl -lgslcblas -lcjson -lboost_context -lhwloc -lpthread -lm -ldl
 ifeq ($(MPI),1)
 CC       := mpicc
 CPPFLAGS += -DSLABSIM_MPI
@@ -33,7 +33,7 @@ endif
 BUILD    ?= build
 
 # Debian packages the build, the tests and the plots need.
-DEB_PKGS := gcc make libgsl-dev libcjson-dev libcmocka-dev libboost-context-dev \
+DEB_PKGS := gcc make libgsl-dev libcjson-dev libcmocka-dev libboost-context-dev libhwloc-dev \
             gnuplot-nox valgrind python3 openmpi-bin libopenmpi-dev clang libclang-rt-dev
 
 SRC_LIB  := $(sort $(wildcard sim/engine/*.c sim/hw/*.c sim/kernel/*.c \

@@ -27,6 +27,7 @@ static const char usage[] =
 	"          model must predict (validation/), simulated beside published\n"
 	"  diff    A B [--format text|markdown]: two runs side by side with the deltas\n"
 	"          (a run's JSON, or DIR:NAME=VALUE,... for a run of a results folder)\n"
+	"  calibrate [--out FILE.json]: measure this host and write its machine file\n"
 	"\n"
 	"`slabsim COMMAND --help` describes each command. Exit status: 0 done,\n"
 	"1 the run failed, 2 bad usage or input.\n";
@@ -71,6 +72,8 @@ int main(int argc, char **argv)
 		return cmd_validate(argc - 1, argv + 1);
 	if (!strcmp(cmd, "diff"))
 		return cmd_diff(argc - 1, argv + 1);
-	return cli_usage_error("unknown command '%s'; commands: run sweep merge plot list show trace bench validate diff "
+	if (!strcmp(cmd, "calibrate"))
+		return cmd_calibrate(argc - 1, argv + 1);
+	return cli_usage_error("unknown command '%s'; commands: run sweep merge plot list show trace bench validate diff calibrate "
 			       "(slabsim --help)", cmd);
 }
