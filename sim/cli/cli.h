@@ -16,6 +16,7 @@ int cmd_trace(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
+int cmd_tune(int argc, char **argv);
 
 /* `slabsim run`; with `record`, `trace record`: the same options and -o FILE,
  * into which every kmem event of the run is written. */

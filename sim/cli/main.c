@@ -28,6 +28,8 @@ static const char usage[] =
 	"  diff    A B [--format text|markdown]: two runs side by side with the deltas\n"
 	"          (a run's JSON, or DIR:NAME=VALUE,... for a run of a results folder)\n"
 	"  calibrate [--out FILE.json]: measure this host and write its machine file\n"
+	"  tune    -m M -p P -w W PARAM=LO..HI [--objective time|memory|pareto]: the best\n"
+	"          value of a parameter, in fewer runs than a sweep\n"
 	"\n"
 	"`slabsim COMMAND --help` describes each command. Exit status: 0 done,\n"
 	"1 the run failed, 2 bad usage or input.\n";
@@ -74,6 +76,8 @@ int main(int argc, char **argv)
 		return cmd_diff(argc - 1, argv + 1);
 	if (!strcmp(cmd, "calibrate"))
 		return cmd_calibrate(argc - 1, argv + 1);
-	return cli_usage_error("unknown command '%s'; commands: run sweep merge plot list show trace bench validate diff calibrate "
+	if (!strcmp(cmd, "tune"))
+		return cmd_tune(argc - 1, argv + 1);
+	return cli_usage_error("unknown command '%s'; commands: run sweep merge plot list show trace bench validate diff calibrate tune "
 			       "(slabsim --help)", cmd);
 }
