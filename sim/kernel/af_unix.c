@@ -42,9 +42,10 @@ void unix_sock_free(struct unix_sock *u)
 	u->ring_cap = u->ring_head = u->qlen = 0;
 }
 
+/* The i-th queued skb; the ring's size is a power of two (64, doubling). */
 static inline struct sk_buff *ring_at(struct unix_sock *u, unsigned int i)
 {
-	return &u->ring[(u->ring_head + i) % u->ring_cap];
+	return &u->ring[(u->ring_head + i) & (u->ring_cap - 1)];
 }
 
 /* Make room for one more queued skb (the queue's storage doubles). */
@@ -97,7 +98,7 @@ static bool skb_dequeue(struct kernel *k, struct sim_cpu *cpu, struct unix_sock 
 	bool got = u->qlen > 0;
 	if (got) {
 		*skb = *ring_at(u, 0);
-		u->ring_head = (u->ring_head + 1) % u->ring_cap;
+		u->ring_head = (u->ring_head + 1) & (u->ring_cap - 1);
 		u->qlen--;
 	}
 	hw_spin_unlock(k->hw, cpu, &u->rq_lock);
@@ -226,7 +227,7 @@ static long unix_stream_recvmsg(struct task *t, struct unix_sock *sk, size_t siz
 		if (skb->len) {	/* partly read: back at the head (skb_queue_head) */
 			hw_spin_lock(k->hw, cpu, &sk->rq_lock);
 			ring_reserve(sk);
-			sk->ring_head = (sk->ring_head + sk->ring_cap - 1) % sk->ring_cap;
+			sk->ring_head = (sk->ring_head + sk->ring_cap - 1) & (sk->ring_cap - 1);
 			*ring_at(sk, 0) = *skb;
 			sk->qlen++;
 			hw_spin_unlock(k->hw, cpu, &sk->rq_lock);
