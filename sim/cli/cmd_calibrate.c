@@ -60,26 +60,35 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* The k-th pair (i < j) of CPUs at distance d, or false. */
+static bool nth_pair(const struct host_topo *h, enum hw_dist d, long k, int *a, int *b)
+{
+	for (int i = 0; i < h->ncpus; i++)
+		for (int j = i + 1; j < h->ncpus; j++)
+			if (host_dist(h, i, j) == d && k-- == 0) {
+				*a = h->cpu[i].os;
+				*b = h->cpu[j].os;
+				return true;
+			}
+	return false;
+}
+
 /* The hand-off of every distance class the host has: up to `want` pairs of
- * each, spread over its CPUs; 0, or 2 after a message. */
+ * each, spread evenly over all its pairs; 0, or 2 after a message. */
 static int measure_handoffs(const struct host_topo *h, int want, struct measured *ms)
 {
-	static int pi[HOST_MAX_CPUS], pj[HOST_MAX_CPUS];
 	for (int d = DIST_SMT; d < NR_DIST; d++) {
-		int n = 0;
-		for (int i = 0; i < h->ncpus && n < HOST_MAX_CPUS; i++)
-			for (int j = i + 1; j < h->ncpus && n < HOST_MAX_CPUS; j++)
-				if (host_dist(h, i, j) == (enum hw_dist)d) {
-					pi[n] = i;
-					pj[n++] = j;
-				}
+		long n = 0;
+		for (int i = 0; i < h->ncpus; i++)
+			for (int j = i + 1; j < h->ncpus; j++)
+				n += host_dist(h, i, j) == (enum hw_dist)d;
 		if (!n)
 			continue;
-		int take = n < want ? n : want;
+		int take = n < want ? (int)n : want;
 		double v[64];
 		for (int k = 0; k < take; k++) {
-			int idx = (int)((long)k * n / take);	/* spread over the list */
-			int a = h->cpu[pi[idx]].os, b = h->cpu[pj[idx]].os;
+			int a = 0, b = 0;
+			nth_pair(h, (enum hw_dist)d, (long)k * n / take, &a, &b);
 			double ns = probe_pingpong_ns(a, b, PP_SAMPLES, PP_ROUNDS);
 			if (ns < 0)
 				return cli_usage_error("calibrate: cannot pin threads to CPUs %d and %d "
