@@ -80,7 +80,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libslabsim.a
 
 # The policy API's headers (policies/README.md), laid out as make install
 # puts them in $(PREFIX)/include/slabsim: what a policy module may include.
-API_HDRS := policies/policy.h \
+API_HDRS := policies/policy.h policies/slab_blocks.h \
             $(addprefix sim/engine/,array_size.h engine.h error.h event_queue.h fiber.h params.h profile.h steady.h) \
             $(addprefix sim/hw/,hw.h machine.h spinlock.h) \
             $(addprefix sim/kernel/,bitops.h kernel.h kmem_stat.h list.h page_alloc.h sched.h \
@@ -326,6 +326,10 @@ valgrind: slabsim
 	$(MAKE) -s policy SRC=policies/examples/template.c OUT=$(CURDIR)/$(BUILD)/template.so
 	valgrind --error-exitcode=1 --leak-check=full -q ./slabsim run -m nehalem-ex \
 	  -p ./$(BUILD)/template.so -w 'slab_test run=31 count=20 max_size=4096' > /dev/null
+	$(MAKE) -s policy SRC=policies/examples/remote_batch.c OUT=$(CURDIR)/$(BUILD)/remote_batch.so
+	valgrind --error-exitcode=1 --leak-check=full -q ./slabsim run -m nehalem-ex \
+	  -p ./$(BUILD)/remote_batch.so -w 'hackbench 2 process 10' remote_drain_ms=1 \
+	  --check-interval 100 > /dev/null
 
 install: slabsim headers
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/slabsim/machines \
@@ -337,7 +341,8 @@ install: slabsim headers
 	cp -r $(API_INC) $(DESTDIR)$(PREFIX)/include/
 	install -m 644 policies/policy.mk $(DESTDIR)$(PREFIX)/share/slabsim/policy.mk
 	install -d $(DESTDIR)$(PREFIX)/share/slabsim/examples
-	install -m 644 policies/examples/template.c $(DESTDIR)$(PREFIX)/share/slabsim/examples/
+	install -m 644 policies/examples/template.c policies/examples/remote_batch.c \
+	  $(DESTDIR)$(PREFIX)/share/slabsim/examples/
 	install -d $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 644 man/slabsim.1 $(DESTDIR)$(PREFIX)/share/man/man1/slabsim.1
 

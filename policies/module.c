@@ -39,10 +39,10 @@ int slab_policy_validate(const struct slab_policy *p, const char *where, struct 
 		return sim_fail(err, "%s was built for policy API version %d; this slabsim has "
 				"version %d: rebuild it with 'make policy SRC=...'", where,
 				p->api_version, SLAB_POLICY_API_VERSION);
-	if (p->abi != (uint32_t)SLAB_POLICY_ABI)
+	if (p->abi != SLAB_POLICY_ABI_ALL)
 		return sim_fail(err, "%s was built against other slabsim headers (structure "
 				"layout %#x, this slabsim %#x): rebuild it with 'make policy "
-				"SRC=...'", where, p->abi, (uint32_t)SLAB_POLICY_ABI);
+				"SRC=...'", where, p->abi, SLAB_POLICY_ABI_ALL);
 	if (!p->name || !*p->name || strlen(p->name) > 31 ||
 	    strspn(p->name, "abcdefghijklmnopqrstuvwxyz0123456789_-") != strlen(p->name))
 		return sim_fail(err, "%s: its name must be 1 to 31 characters of a-z, 0-9, _ "

@@ -19,6 +19,18 @@
 #define SLABSIM_POLICY_H
 
 #include "kernel/slab_policy.h"
+#include "slab_blocks.h"
+
+/* The layout fingerprint with the building blocks' structures, which a
+ * policy using them embeds. */
+#define SLAB_POLICY_ABI_ALL                                                                   \
+	((uint32_t)(SLAB_POLICY_ABI + SLAB_POLICY_ABI_TERM(sizeof(struct sb_cache), 0x61c88647u) + \
+		    SLAB_POLICY_ABI_TERM(sizeof(struct sb_node), 0x9e3779b1u) +               \
+		    SLAB_POLICY_ABI_TERM(sizeof(struct sb_array), 0x7a646e4du) +              \
+		    SLAB_POLICY_ABI_TERM(sizeof(struct sb_costs), 0x3c6ef372u)))
+
+/* The first two members of every policy's struct. */
+#define SLAB_POLICY_HEADER .api_version = SLAB_POLICY_API_VERSION, .abi = SLAB_POLICY_ABI_ALL
 
 /* The registry: every built-in policy, NULL-terminated. */
 extern const struct slab_policy *const slab_policies[];

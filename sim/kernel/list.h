@@ -46,6 +46,19 @@ static inline void list_del(struct list_head *e)
 	e->next = e->prev = e;
 }
 
+/* Off its list and first (list_move) or last (list_move_tail) on head. */
+static inline void list_move(struct list_head *e, struct list_head *head)
+{
+	list_del(e);
+	list_add(e, head);
+}
+
+static inline void list_move_tail(struct list_head *e, struct list_head *head)
+{
+	list_del(e);
+	list_add_tail(e, head);
+}
+
 static inline int list_empty(const struct list_head *head)
 {
 	return head->next == head;

@@ -60,7 +60,8 @@ struct page {
 	uint64_t pfn;
 	void *priv;			/* policy's own per-slab data */
 	uint32_t cmpxchg_seq;		/* SLUB 3.1: bumped by each cmpxchg_double_slab */
-	int32_t slab_idx;		/* SLQB: index in its cache's slab table */
+	int32_t slab_idx;		/* its index in its cache's registry of slabs
+					 * (SLQB, policies/slab_blocks.c) */
 	/* host lines 1 and 2: the modelled struct page line and slab_lock */
 	struct hw_line line;		/* the struct page cache line */
 	struct hw_lock lock;		/* PG_locked as a bit spinlock (slab_lock) */

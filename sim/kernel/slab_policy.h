@@ -17,7 +17,8 @@
 #include "kernel/workqueue.h"
 
 /* Bumped whenever struct slab_policy or what the hooks may rely on changes. */
-#define SLAB_POLICY_API_VERSION 3	/* 3: kmem_cache_alloc and __kmalloc take gfp_t */
+#define SLAB_POLICY_API_VERSION 4	/* 3: kmem_cache_alloc and __kmalloc take gfp_t;
+					 * 4: the building blocks (policies/slab_blocks.h) */
 
 /* kmem_cache_create() flags (the kernel's values) */
 #define SLAB_HWCACHE_ALIGN 0x00002000ul
@@ -147,8 +148,6 @@ struct slab_policy {
 		    SLAB_POLICY_ABI_TERM(PARAM_TEXT, 0x5bd1e995u) +                           \
 		    SLAB_POLICY_ABI_TERM(PROFILE_MAX_SYMS, 0x68e31da4u)))
 
-/* The first two members of every policy's struct. */
-#define SLAB_POLICY_HEADER .api_version = SLAB_POLICY_API_VERSION, .abi = SLAB_POLICY_ABI
 
 /* --- what the kernel offers policies (sim/kernel/slab.c) --- */
 

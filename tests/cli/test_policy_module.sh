@@ -109,11 +109,11 @@ grep -q ',template,' "$TMP/sw/summary.csv" || fail "the sweep's summary has no t
 
 # refusals: exit 2, one message, no crash
 W='hackbench 1 process 1'
-sed 's/SLAB_POLICY_HEADER,/.api_version = SLAB_POLICY_API_VERSION + 1, .abi = SLAB_POLICY_ABI,/' \
+sed 's/SLAB_POLICY_HEADER,/.api_version = SLAB_POLICY_API_VERSION + 1, .abi = SLAB_POLICY_ABI_ALL,/' \
 	"$TPL" > "$TMP/v.c"
-build "$TMP/v.c" "$TMP/v.so" && expect_exit 2 "was built for policy API version 4; this slabsim has version 3" \
+build "$TMP/v.c" "$TMP/v.so" && expect_exit 2 "was built for policy API version 5; this slabsim has version 4" \
 	"$SLABSIM" run -m tigerton -p "$TMP/v.so" -w "$W"
-sed 's/SLAB_POLICY_HEADER,/.api_version = SLAB_POLICY_API_VERSION, .abi = SLAB_POLICY_ABI + 1,/' \
+sed 's/SLAB_POLICY_HEADER,/.api_version = SLAB_POLICY_API_VERSION, .abi = SLAB_POLICY_ABI_ALL + 1,/' \
 	"$TPL" > "$TMP/abi.c"
 build "$TMP/abi.c" "$TMP/abi.so" && expect_exit 2 "was built against other slabsim headers" \
 	"$SLABSIM" run -m tigerton -p "$TMP/abi.so" -w "$W"
@@ -123,7 +123,7 @@ build "$TMP/nosym.c" "$TMP/nosym.so" && expect_exit 2 "defines no 'slabsim_polic
 sed 's/^\t\.alloc = tpl_alloc,/\t.alloc = NULL,/' "$TPL" > "$TMP/nohook.c"
 build "$TMP/nohook.c" "$TMP/nohook.so" "-O2 -Wno-unused-function" && \
 	expect_exit 2 "the alloc hook is missing" "$SLABSIM" run -m tigerton -p "$TMP/nohook.so" -w "$W"
-sed 's/^\tcpu_charge(cpu, t->cost_alloc);/\tcpu_charge(cpu, t->cost_alloc + slabsim_no_such_function());/' \
+sed 's/^\tcpu_charge(cpu, t->cost.alloc);/\tcpu_charge(cpu, t->cost.alloc + slabsim_no_such_function());/' \
 	"$TPL" | sed 's/^#include "policy.h"/#include "policy.h"\nint slabsim_no_such_function(void);/' > "$TMP/undef.c"
 build "$TMP/undef.c" "$TMP/undef.so" && expect_exit 2 "undefined symbol: slabsim_no_such_function" \
 	"$SLABSIM" run -m tigerton -p "$TMP/undef.so" -w "$W"
@@ -144,4 +144,31 @@ expect_exit 2 "cannot be loaded" "$SLABSIM" run -m tigerton -p "$TMP/junk.so" -w
 expect_exit 2 "policy module './nothere.so' not found" "$SLABSIM" run -m tigerton -p ./nothere.so -w "$W"
 expect_exit 2 "policy module '$TMP' not found" "$SLABSIM" run -m tigerton -p "$TMP" -w "$W"
 expect_exit 2 "usage: make policy SRC=" make -s --no-print-directory policy
+
+# the remote-batch design on the building blocks: checked mid-run, and its
+# remote frees take the node's list_lock once per batch, not per flush
+RB=policies/examples/remote_batch.c
+for f in "$TPL" "$RB"; do
+	n=$(grep -cv '^[[:space:]]*\(/\*\|\*\|$\)' "$f")
+	[ "$n" -le 200 ] || fail "$f has $n lines of code (the blocks should keep a design under 200)"
+done
+build "$RB" "$TMP/rb.so" && for p in "$TMP/rb.so" "$TMP/x.so"; do
+	"$SLABSIM" run -m nehalem-ex -p "$p" -w 'hackbench 10 process 30' --check-interval 50 \
+		--json "$TMP/$(basename "$p").json" > "$TMP/out" 2>&1 || fail "$p: $(tail -3 "$TMP/out")"
+done
+python3 - "$TMP/rb.so.json" "$TMP/x.so.json" <<'PY' || fail "remote_batch against the template"
+import json, sys
+rb, tpl = (json.load(open(f)) for f in sys.argv[1:3])
+def acq(d):
+    return sum(l["acquisitions"] for l in d["locks"] if l["name"].startswith("&n->list_lock"))
+assert rb["invariants"] == tpl["invariants"] == "ok" and rb["checks"]["mid_run"] > 0
+st = next(c["stats"] for c in rb["caches"] if c["name"] == "kmalloc-512")
+assert st["FREE_REMOTE"] > 0 and st["REMOTE_FLUSH"] > 0 and st["FREE_REMOTE"] >= 30 * st["REMOTE_FLUSH"], st
+assert acq(rb) * 3 < acq(tpl), (acq(rb), acq(tpl))
+PY
+# a planted bug: a full batch handed back one object short
+sed 's/sb_array_flush(&s->sc, cpu, b, b->avail);/sb_array_flush(\&s->sc, cpu, b, b->avail - 1); b->avail = 0;/' \
+	"$RB" > "$TMP/rbbug.c"
+build "$TMP/rbbug.c" "$TMP/rbbug.so" && expect_exit 1 "waiting in stacks and batches (an object was lost" \
+	"$SLABSIM" run -m nehalem-ex -p "$TMP/rbbug.so" -w 'hackbench 2 process 30' --check-interval 20
 finish
