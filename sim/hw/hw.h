@@ -90,6 +90,7 @@ struct hw {
 	struct hw_lock_class *classes;	/* registered lock classes, for reports */
 	char lock_error[256];		/* first broken lock invariant, if any */
 	int nclasses;
+	int lock_owner;			/* of classes registered now (hw_lock_owner_set) */
 	int sym_spin_lock, sym_spin_unlock;
 	uint32_t cost_spin_lock, cost_spin_unlock;
 	uint32_t mlp;			/* extra lines of a multi-line access cost 1/mlp */

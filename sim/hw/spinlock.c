@@ -14,12 +14,22 @@ int hw_lock_kind_parse(const char *s)
 	return -1;
 }
 
+const char *const hw_lock_owner_name[NR_LOCK_OWNERS] = { "kernel", "allocator", "workload" };
+
+int hw_lock_owner_set(struct hw *hw, int owner)
+{
+	int prev = hw->lock_owner;
+	hw->lock_owner = owner;
+	return prev;
+}
+
 void hw_lock_class_init(struct hw *hw, struct hw_lock_class *cls, const char *name,
 			int spin_sym)
 {
 	memset(cls, 0, sizeof(*cls));
 	snprintf(cls->name, sizeof(cls->name), "%s", name);
 	cls->spin_sym = spin_sym;
+	cls->owner = hw->lock_owner;
 	cls->wait_min = cls->hold_min = UINT64_MAX;
 	cls->next = hw->classes;
 	hw->classes = cls;

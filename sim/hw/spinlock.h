@@ -38,10 +38,17 @@ struct hw_waiter {
 	uint64_t since;		/* when it started to wait */
 };
 
+/* Who a lock class belongs to, for the allocator's own totals: the slab
+ * allocator's (a policy's), the workload's, or the rest of the kernel's. */
+enum hw_lock_owner { LOCK_OWNER_KERNEL, LOCK_OWNER_ALLOCATOR, LOCK_OWNER_WORKLOAD,
+		     NR_LOCK_OWNERS };
+extern const char *const hw_lock_owner_name[NR_LOCK_OWNERS];
+
 /* A lock class, as lock_stat groups locks: one row of the lock table. */
 struct hw_lock_class {
 	char name[64];
 	int spin_sym;		/* symbol spinning is charged to; -1: the caller's */
+	int owner;		/* enum hw_lock_owner: hw->lock_owner when registered */
 	uint64_t acquisitions, contentions, acq_bounces, con_bounces;
 	uint64_t wait_total, wait_min, wait_max;
 	uint64_t hold_total, hold_min, hold_max;
@@ -69,6 +76,10 @@ struct hw_lock {
 	uint64_t hold_start;
 	struct hw_waiter *wq_head, *wq_tail;
 };
+
+/* Classes registered from now on belong to `owner` (the kernel sets it
+ * around the policy's and the workload's set-up); returns the previous. */
+int hw_lock_owner_set(struct hw *hw, int owner);
 
 /* Register a class (a lock_stat row) under `name`; spin_sym as above. */
 void hw_lock_class_init(struct hw *hw, struct hw_lock_class *cls, const char *name,

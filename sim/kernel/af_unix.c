@@ -13,9 +13,11 @@
 void unix_classes_init(struct kernel *k, struct unix_classes *uc)
 {
 	int spin = k->hw->sym_spin_lock;
+	int owner = hw_lock_owner_set(k->hw, LOCK_OWNER_KERNEL);	/* AF_UNIX's */
 	hw_lock_class_init(k->hw, &uc->u_lock, "&u->lock", spin);
 	hw_lock_class_init(k->hw, &uc->rq_lock, "&sk->sk_receive_queue.lock", spin);
 	hw_lock_class_init(k->hw, &uc->sleep, "&sk->sk_sleep (wait queue)", spin);
+	hw_lock_owner_set(k->hw, owner);
 }
 
 static void unix_sock_init(struct kernel *k, struct unix_classes *uc, struct unix_sock *u,

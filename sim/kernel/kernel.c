@@ -174,7 +174,10 @@ int kernel_init(struct kernel *k, struct engine *eng, struct hw *hw,
 	if (hw_caches_layout(hw, (uint32_t)k->pa.nodes,
 			     (1ull << node_shift) == node_lines ? node_shift : 64) < 0)
 		return sim_fail(err, "out of memory for the caches");
-	if (policy->create(k, policy_params, &k->pstate, err) < 0)
+	int owner = hw_lock_owner_set(hw, LOCK_OWNER_ALLOCATOR);	/* the policy's locks */
+	int rc = policy->create(k, policy_params, &k->pstate, err);
+	hw_lock_owner_set(hw, owner);
+	if (rc < 0)
 		return -1;
 	k->skb = calloc(1, sizeof(*k->skb));
 	if (!k->skb)

@@ -78,7 +78,9 @@ struct kmem_cache *kmem_cache_create(struct kernel *k, const char *name, unsigne
 	c->size = size;
 	c->align = align;
 	c->flags = flags;
+	int owner = hw_lock_owner_set(k->hw, LOCK_OWNER_ALLOCATOR);	/* the cache's locks */
 	struct kmem_cache *real = k->policy->cache_create(k->pstate, c, err);
+	hw_lock_owner_set(k->hw, owner);
 	if (!real) {
 		free(c);
 		return NULL;

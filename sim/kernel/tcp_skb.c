@@ -73,8 +73,10 @@ int tcp_net_init(struct kernel *k, struct tcp_net *net, bool sg, int sndbuf,
 	if (!net->skbuff_fclone_cache)
 		return -1;
 	int spin = k->hw->sym_spin_lock;
+	int owner = hw_lock_owner_set(k->hw, LOCK_OWNER_KERNEL);	/* the TCP stack's */
 	hw_lock_class_init(k->hw, &net->slock_class, "slock-AF_INET", spin);
 	hw_lock_class_init(k->hw, &net->sleep_class, "&sk->sk_sleep (AF_INET)", spin);
+	hw_lock_owner_set(k->hw, owner);
 	return 0;
 }
 

@@ -95,6 +95,23 @@ static cJSON *caches_json(const struct run *r)
 	return a;
 }
 
+/* The lock table's totals: the allocator's own (to compare designs), the
+ * workload's, the kernel's, and all. */
+static cJSON *lock_totals_json(const struct run *r)
+{
+	struct lock_totals t[NR_LOCK_OWNERS + 1];
+	report_lock_totals(r, t);
+	cJSON *o = cJSON_CreateObject();
+	for (int i = 0; i <= NR_LOCK_OWNERS; i++) {
+		cJSON *x = cJSON_AddObjectToObject(o, i < NR_LOCK_OWNERS ? hw_lock_owner_name[i] : "all");
+		cJSON_AddNumberToObject(x, "acquisitions", (double)t[i].acquisitions);
+		cJSON_AddNumberToObject(x, "contentions", (double)t[i].contentions);
+		cJSON_AddNumberToObject(x, "wait_cycles", (double)t[i].wait_cycles);
+		cJSON_AddNumberToObject(x, "wait_share", t[i].wait_share);
+	}
+	return o;
+}
+
 static cJSON *locks_json(const struct run *r)
 {
 	cJSON *a = cJSON_CreateArray();
@@ -110,6 +127,7 @@ static cJSON *locks_json(const struct run *r)
 			continue;
 		cJSON *o = cJSON_CreateObject();
 		cJSON_AddStringToObject(o, "name", c->name);
+		cJSON_AddStringToObject(o, "owner", hw_lock_owner_name[c->owner]);
 		cJSON_AddNumberToObject(o, "acquisitions", (double)c->acquisitions);
 		cJSON_AddNumberToObject(o, "contentions", (double)c->contentions);
 		cJSON_AddNumberToObject(o, "wait_cycles", (double)c->wait_total);
@@ -191,6 +209,7 @@ cJSON *report_json(const struct run *r)
 	cJSON_AddItemToObject(root, "profile", profile_json(r, &w));
 	cJSON_AddItemToObject(root, "caches", caches_json(r));
 	cJSON_AddItemToObject(root, "locks", locks_json(r));
+	cJSON_AddItemToObject(root, "lock_totals", lock_totals_json(r));
 	cJSON_AddItemToObject(root, "kmem", report_kmem_json(r));
 	cJSON *mem = cJSON_AddObjectToObject(root, "memory");
 	cJSON_AddNumberToObject(mem, "slab_bytes_peak", (double)(r->k.pa.slab_pages_peak * PAGE_SIZE));

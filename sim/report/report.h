@@ -33,6 +33,15 @@ int report_profile_rows(const struct run *r, const struct run_window *w,
 /* A cache's geometry and tunables as JSON (for `show policy` and runs). */
 cJSON *report_cache_geometry(const struct kernel *k, struct kmem_cache *c);
 
+/* The lock table's totals by owner (enum hw_lock_owner) and over all
+ * classes ([NR_LOCK_OWNERS]), the whole run: acquisitions, contentions,
+ * cycles waited and that wait's share of all CPU time. */
+struct lock_totals {
+	uint64_t acquisitions, contentions, wait_cycles;
+	double wait_share;
+};
+void report_lock_totals(const struct run *r, struct lock_totals t[NR_LOCK_OWNERS + 1]);
+
 void report_text(FILE *out, const struct run *r, int profile_rows);
 
 /* The workload's own output lines; with `compare` (run --compare), the

@@ -273,7 +273,10 @@ static void print_header(FILE *out, const cJSON *a, const cJSON *b, const struct
 	table_print(out, &t, o);
 }
 
-/* The workload's figure, CPU shares, memory and the scheduler. */
+static double cycles_ms(const cJSON *run, double cycles);
+
+/* The workload's figure, the allocator's locks, CPU shares, memory and the
+ * scheduler. */
 static void print_totals(FILE *out, const cJSON *a, const cJSON *b, const struct diff_opts *o)
 {
 	struct diff_table t;
@@ -305,6 +308,28 @@ static void print_totals(FILE *out, const cJSON *a, const cJSON *b, const struct
 		cellf(r, 2, "%s", str_at(rb, "line"));
 	}
 	table_print(out, &t, o);
+
+	/* the allocator's own locks first: what tells two designs apart */
+	const cJSON *ta = obj_at(a, "lock_totals"), *tb = obj_at(b, "lock_totals");
+	if (ta && tb) {
+		table_heads(&t, "Locks, the allocator's own and all (whole run)", false, 4, "", "A", "B",
+			    "change");
+		static const char *const who[] = { "allocator", "all" };
+		for (int i = 0; i < 2; i++) {
+			const cJSON *x = obj_at(ta, who[i]), *y = obj_at(tb, who[i]);
+			char name[64];
+			snprintf(name, sizeof(name), "%s: acquisitions", who[i]);
+			pair_row(&t, name, num(x, "acquisitions"), num(y, "acquisitions"), 0);
+			snprintf(name, sizeof(name), "%s: contended", who[i]);
+			pair_row(&t, name, num(x, "contentions"), num(y, "contentions"), 0);
+			snprintf(name, sizeof(name), "%s: wait (ms)", who[i]);
+			pair_row(&t, name, cycles_ms(a, num(x, "wait_cycles")),
+				 cycles_ms(b, num(y, "wait_cycles")), 0);
+			snprintf(name, sizeof(name), "%s: wait, share of CPU time", who[i]);
+			share_row(&t, name, num(x, "wait_share"), num(y, "wait_share"), 0);
+		}
+		table_print(out, &t, o);
+	}
 
 	table_heads(&t, "CPU time (share of all CPUs)", false, 4, "", "A", "B", "change");
 	const cJSON *ca = obj_at(a, "cpu"), *cb = obj_at(b, "cpu");

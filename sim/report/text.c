@@ -144,6 +144,15 @@ static void print_locks(FILE *out, const struct run *r)
 			(double)c->hold_total / acq / us);
 	}
 	free(v);
+	struct lock_totals t[NR_LOCK_OWNERS + 1];
+	report_lock_totals(r, t);
+	const struct lock_totals *a = &t[LOCK_OWNER_ALLOCATOR], *all = &t[NR_LOCK_OWNERS];
+	fprintf(out, "# the allocator's own locks: %llu acquisitions (%.1f%% of all), %llu contended, "
+		"%.2f ms waited = %.1f%% of all CPU time (all locks: %.1f%%)\n",
+		(unsigned long long)a->acquisitions,
+		all->acquisitions ? 100.0 * (double)a->acquisitions / (double)all->acquisitions : 0.0,
+		(unsigned long long)a->contentions, (double)a->wait_cycles / us / 1e3,
+		100 * a->wait_share, 100 * all->wait_share);
 }
 
 static void print_profile(FILE *out, const struct run *r, const struct run_window *w, int rows)

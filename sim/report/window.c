@@ -6,6 +6,25 @@
 
 #include "policies/policy.h"
 
+void report_lock_totals(const struct run *r, struct lock_totals t[NR_LOCK_OWNERS + 1])
+{
+	memset(t, 0, (NR_LOCK_OWNERS + 1) * sizeof(*t));
+	uint64_t end = 0;
+	for (int c = 0; c < r->eng.ncpus; c++)
+		if (r->eng.cpus[c].clock > end)
+			end = r->eng.cpus[c].clock;
+	double all = (double)end * r->eng.ncpus;
+	for (const struct hw_lock_class *c = r->hw.classes; c; c = c->next)
+		for (int k = 0; k < 2; k++) {
+			struct lock_totals *x = &t[k ? NR_LOCK_OWNERS : c->owner];
+			x->acquisitions += c->acquisitions;
+			x->contentions += c->contentions;
+			x->wait_cycles += c->wait_total;
+		}
+	for (int i = 0; i <= NR_LOCK_OWNERS; i++)
+		t[i].wait_share = all > 0 ? (double)t[i].wait_cycles / all : 0;
+}
+
 void report_window(const struct run *r, struct run_window *w)
 {
 	const struct kernel *k = &r->k;

@@ -238,8 +238,10 @@ int run_execute(struct run *r, struct sim_err *err)
 	r->k.kmem.recording = r->cfg.record;
 	steady_init(&r->k.steady, (enum steady_mode)param_int(&r->rparams, "sample"),
 		    param_double(&r->rparams, "sample_ci"));
-	if (r->wl->start(&r->k, &r->wparams, &r->wstate, err) < 0 ||
-	    kernel_caches_ready(&r->k, err) < 0)
+	int owner = hw_lock_owner_set(&r->hw, LOCK_OWNER_WORKLOAD);	/* its own locks */
+	int rc = r->wl->start(&r->k, &r->wparams, &r->wstate, err);
+	hw_lock_owner_set(&r->hw, owner);
+	if (rc < 0 || kernel_caches_ready(&r->k, err) < 0)
 		return -1;
 	kernel_check_every(&r->k, (uint64_t)((double)r->cfg.check_interval_us * r->m.ghz * 1e3));
 	double t0 = now_seconds();

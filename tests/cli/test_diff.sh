@@ -31,7 +31,11 @@ assert t[2] == "%+.1f%%" % ((tb - ta) / ta * 100), t
 spin = dict((r[0], r[1:]) for r in rows("CPU time"))["spinning on locks"]
 assert spin[0] == "%.1f%%" % (a["cpu"]["spin"] * 100) and spin[2].endswith(" pp"), spin
 # locks: the largest change of wait first, 10 rows and the rest counted
-locks = rows("Locks")
+tot = dict((r[0], r[1:]) for r in rows("Locks, the allocator's own"))
+la, lb = a["lock_totals"]["allocator"], b["lock_totals"]["allocator"]
+assert tot["allocator: acquisitions"][:2] == [str(la["acquisitions"]), str(lb["acquisitions"])], tot
+assert tot["allocator: wait, share of CPU time"][0] == "%.1f%%" % (100 * la["wait_share"]), tot
+locks = rows("Locks (lock_stat)")
 ghz = a["machine"]["clock_ghz"]
 def wait(run, name):
     return next((l["wait_cycles"] for l in run["locks"] if l["name"] == name), 0) / (ghz * 1e6)
@@ -47,6 +51,11 @@ assert geo[("kmalloc-512", "order")] == ["0", "3", "+3"], geo
 stats = rows("Cache statistics")
 assert all(len(r) == 5 for r in stats) and stats, stats
 PY
+
+# the allocator's own locks come before the CPU shares and the lock table
+grep -n "^Locks, the allocator's own" "$TMP/d.txt" | cut -d: -f1 > "$TMP/l1"
+grep -n "^CPU time" "$TMP/d.txt" | cut -d: -f1 > "$TMP/l2"
+[ "$(cat "$TMP/l1")" -lt "$(cat "$TMP/l2")" ] 2>/dev/null || fail "the allocator's locks are not first"
 
 # the same run twice: nothing differs, every change is "="
 "$SLABSIM" diff "$TMP/a.json" "$TMP/a.json" --limit 0 > "$TMP/same.txt" 2>&1 || fail "diff A A"

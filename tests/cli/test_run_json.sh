@@ -39,6 +39,19 @@ for d in (a, b):
     del d['result']['wall_seconds'], d['result']['events_per_second'], d['result']['host_peak_rss_mb']
 assert a == b" "$TMP/a.json" "$TMP/$f.json" || fail "-w forms $f differ"
 done
+# every lock class says whose it is, and lock_totals sums the table by owner
+for p in slub slab slqb magazine; do
+	"$SLABSIM" run -m nehalem-ep -p $p -w 'hackbench 2 process 20' --json "$TMP/own.json" \
+		> "$TMP/own.txt" || fail "$p run"
+	grep -q "^# the allocator's own locks: [0-9]* acquisitions" "$TMP/own.txt" ||
+		fail "$p: the text has no allocator's lock totals"
+	json "$TMP/own.json" '{l["name"]: l["owner"] for l in d["locks"]}.get("&zone->lock") == "kernel"'
+	json "$TMP/own.json" '{l["name"]: l["owner"] for l in d["locks"]}["&pipe->wait (hackbench start)"] == "workload"'
+	json "$TMP/own.json" '{l["name"]: l["owner"] for l in d["locks"]}["&u->lock"] == "kernel"'
+	json "$TMP/own.json" 'any(l["owner"] == "allocator" for l in d["locks"]) and all(l["owner"] == "allocator" for l in d["locks"] if "kmalloc" in l["name"] or "skbuff" in l["name"])'
+	json "$TMP/own.json" 'all(d["lock_totals"]["all"][k] == sum(l[k if k != "wait_cycles" else "wait_cycles"] for l in d["locks"]) for k in ("acquisitions", "contentions", "wait_cycles"))'
+	json "$TMP/own.json" 'd["lock_totals"]["allocator"]["acquisitions"] == sum(l["acquisitions"] for l in d["locks"] if l["owner"] == "allocator")'
+done
 # --quiet prints only the workload's line; thread mode runs
 expect_exit 0 "Time: " "$SLABSIM" run -m tigerton -p slub -w 'hackbench 2 thread 10' --quiet
 [ "$(wc -l < "$TMP/out")" -eq 1 ] || fail "--quiet printed more than one line"
