@@ -43,6 +43,12 @@ int slab_policy_validate(const struct slab_policy *p, const char *where, struct 
 		return sim_fail(err, "%s was built against other slabsim headers (structure "
 				"layout %#x, this slabsim %#x): rebuild it with 'make policy "
 				"SRC=...'", where, p->abi, SLAB_POLICY_ABI_ALL);
+	for (const struct cost_def *c = p->costs; c && c->name; c++)
+		if (!*c->name || !strchr(c->name, '.') || strlen(c->name) > 47 ||
+		    !(c->cycles >= 0 && c->cycles <= 1e7) || !c->source || !*c->source)
+			return sim_fail(err, "%s: cost entry '%s': a name with a dot (\"mine.push\") "
+					"of at most 47 characters, 0 to 1e7 cycles and a source",
+					where, c->name);
 	if (!p->name || !*p->name || strlen(p->name) > 31 ||
 	    strspn(p->name, "abcdefghijklmnopqrstuvwxyz0123456789_-") != strlen(p->name))
 		return sim_fail(err, "%s: its name must be 1 to 31 characters of a-z, 0-9, _ "

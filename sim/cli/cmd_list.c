@@ -12,13 +12,17 @@
 
 static const char list_help[] =
 	"usage: slabsim list machines|policies|workloads|params\n"
+	"       slabsim list costs -m MACHINE [-p POLICY]\n"
 	"\n"
 	"  machines    machine files found in: $SLABSIM_MACHINES, ./machines, the install\n"
 	"  policies    slab allocators (-p): the built-in ones, then the modules (NAME.so)\n"
 	"              in the directories of $SLABSIM_POLICY_PATH\n"
 	"  workloads   workloads (-w) with the command line each accepts\n"
 	"  params      every NAME=VALUE parameter: kernel, each policy, each workload\n"
-	"              (the defaults shown are the table's; kernel=VERSION presets set some)\n";
+	"              (the defaults shown are the table's; kernel=VERSION presets set some)\n"
+	"  costs       the machine's cost table: each entry's cycles, the file it comes\n"
+	"              from and its source; with -p, the entries the policy brings\n"
+	"              (used where the table has none)\n";
 
 #define PATH_MAX_OWNER 4200
 
@@ -57,12 +61,79 @@ static void module_params(const char *name, const char *path, const struct slab_
 	list_params(o, p->params);
 }
 
+static void print_cost(const char *name, double cycles, const char *file, const char *source,
+		       void *arg)
+{
+	(void)arg;
+	const char *shown = file;	/* the last two parts: costs/core2.json */
+	for (const char *p = file, *prev = NULL; p && *p; p++)
+		if (*p == '/') {
+			if (prev)
+				shown = prev + 1;
+			prev = p;
+		}
+	printf("%-36s %10.6g  %s\n%38s%s\n", name, cycles, file ? shown : "", "", source);
+}
+
+/* list costs -m MACHINE [-p POLICY]: the table as loaded, then what the
+ * policy brings and whether the table already had it. */
+static int list_costs(int argc, char **argv)
+{
+	const char *mname = NULL, *pname = NULL;
+	for (int i = 2; i < argc; i++) {
+		if (!strcmp(argv[i], "-m") && i + 1 < argc)
+			mname = argv[++i];
+		else if (!strcmp(argv[i], "-p") && i + 1 < argc)
+			pname = argv[++i];
+		else
+			return cli_usage_error("list costs: unknown argument '%s' (slabsim list costs "
+					       "-m MACHINE [-p POLICY])", argv[i]);
+	}
+	if (!mname)
+		return cli_usage_error("list costs: which machine? slabsim list costs -m MACHINE");
+	struct machine m;
+	struct sim_err err;
+	if (machine_load(&m, mname, &err) < 0)
+		return cli_usage_error("%s", err.msg);
+	const struct slab_policy *p = pname ? slab_policy_lookup(pname, &err) : NULL;
+	int rc = 0;
+	if (pname && !p) {
+		rc = cli_usage_error("%s", err.msg);
+		goto out;
+	}
+	int had = m.ncosts;
+	printf("# cost table '%s' of %s (cycles; file; source)\n", m.cost_table, m.name);
+	if (machine_cost_walk(&m, print_cost, NULL, &err) < 0) {
+		rc = cli_usage_error("%s", err.msg);
+		goto out;
+	}
+	if (p && p->costs) {
+		printf("\n# policy %s's own entries\n", p->name);
+		for (const struct cost_def *c = p->costs; c->name; c++) {
+			bool in_table = false;
+			for (int i = 0; i < had && !in_table; i++)
+				in_table = !strcmp(m.cost_name[i], c->name);
+			printf("%-36s %10.6g  %s\n%38s%s\n", c->name, c->cycles,
+			       in_table ? "(unused: the machine's table or file sets it)" : "(used: its default)",
+			       "", c->source);
+		}
+	} else if (p) {
+		printf("\n# policy %s brings no entries of its own\n", p->name);
+	}
+out:
+	machine_free(&m);
+	return rc;
+}
+
 int cmd_list(int argc, char **argv)
 {
 	if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")))
 		return fputs(list_help, stdout), 0;
+	if (argc >= 2 && !strcmp(argv[1], "costs"))
+		return list_costs(argc, argv);
 	if (argc != 2)
-		return cli_usage_error("list: say what to list: machines policies workloads params");
+		return cli_usage_error("list: say what to list: machines policies workloads params "
+				       "costs");
 	const char *what = argv[1];
 	if (!strcmp(what, "machines")) {
 		char *names[MACHINE_MAX_FILES];
@@ -109,6 +180,6 @@ int cmd_list(int argc, char **argv)
 		}
 		return 0;
 	}
-	return cli_usage_error("list: unknown list '%s'; valid: machines policies workloads params",
-			       what);
+	return cli_usage_error("list: unknown list '%s'; valid: machines policies workloads params "
+			       "costs", what);
 }

@@ -513,6 +513,21 @@ static int load_fabric(struct machine *m, const cJSON *root, const cJSON *src,
 	return 0;
 }
 
+/* A machine file's entry the table lacks may be a policy's own
+ * ("mine.push", struct cost_def), whose default it overrides: a dotted name
+ * whose prefix no table entry has ("slab.aloc_hit" is a typo, refused). */
+static bool policy_own_cost(const struct machine *m, const char *name)
+{
+	const char *dot = strchr(name, '.');
+	if (!dot || dot == name)
+		return false;
+	size_t n = (size_t)(dot - name) + 1;
+	for (int i = 0; i < m->ncosts; i++)
+		if (!strncmp(m->cost_name[i], name, n))
+			return false;
+	return true;
+}
+
 static int set_cost(struct machine *m, const char *file, const char *name, double v,
 		    bool define, struct sim_err *err)
 {
@@ -521,7 +536,7 @@ static int set_cost(struct machine *m, const char *file, const char *name, doubl
 			m->cost[i] = v;
 			return 0;
 		}
-	if (!define)
+	if (!define && !policy_own_cost(m, name))
 		return sim_fail(err, "%s: field 'costs.%s': cost table '%s' has no such cost",
 				file, name, m->cost_table);
 	if (m->ncosts >= MACHINE_MAX_COSTS)
@@ -557,8 +572,8 @@ static int load_costs_object(struct machine *m, const char *file, const cJSON *c
 /* The path of cost table NAME: costs/NAME.json beside the machine file, or
  * in a folder of machine_dirs() (a user's machine file elsewhere may use the
  * shipped tables). */
-static int cost_table_path(const struct machine *m, const char *name, char *cpath, size_t size,
-			   struct sim_err *err)
+int machine_cost_table_path(const struct machine *m, const char *name, char *cpath, size_t size,
+			    struct sim_err *err)
 {
 	char dir[512];
 	snprintf(dir, sizeof(dir), "%s", m->path);
@@ -592,7 +607,7 @@ static int load_table_file(struct machine *m, const char *name, int depth, struc
 	if (depth > 4)
 		return sim_fail(err, "%s: cost table '%s': 'inherits' goes round in a circle",
 				m->path, name);
-	if (cost_table_path(m, name, cpath, sizeof(cpath), err) < 0)
+	if (machine_cost_table_path(m, name, cpath, sizeof(cpath), err) < 0)
 		return -1;
 	cJSON *ct = json_read_file(cpath, err);
 	if (!ct)

@@ -7,6 +7,8 @@
 
 #include <stdint.h>
 
+#include <stddef.h>
+
 #include "engine/error.h"
 
 /* Distance between two CPUs, nearest first. A class names the level that
@@ -113,6 +115,32 @@ struct cost_ref {
 
 int machine_costs(const struct machine *m, const struct cost_ref *refs, int n,
 		  struct sim_err *err);
+
+/* A cost a policy brings with it (struct slab_policy's costs): its
+ * default in cycles and where that figure comes from. */
+struct cost_def {
+	const char *name;	/* "mine.remote_push": the policy's name first */
+	double cycles;
+	const char *source;	/* a citation, or "est: why" */
+};
+
+/* Add each entry of defs (ended by a NULL name) that m's cost table lacks,
+ * with its default (a table's or machine file's own entry wins); returns
+ * how many were added, or -1 with err. */
+int machine_cost_defaults(struct machine *m, const struct cost_def *defs, struct sim_err *err);
+
+/* Every cost entry of m with the file it was read from and its source, in
+ * the order the table holds them: fn(name, cycles, file, source, arg). An
+ * entry no file gave (a policy's default) has file NULL. 0, or -1 with err. */
+int machine_cost_walk(const struct machine *m,
+		      void (*fn)(const char *name, double cycles, const char *file,
+				 const char *source, void *arg),
+		      void *arg, struct sim_err *err);
+
+/* The path of cost table NAME for m (costs/NAME.json beside its file or in
+ * a machine directory). */
+int machine_cost_table_path(const struct machine *m, const char *name, char *cpath, size_t size,
+			    struct sim_err *err);
 
 /* The directories searched for machines, ':'-separated, for messages. */
 const char *machine_dirs(void);

@@ -100,6 +100,10 @@ struct slab_policy {
 	int (*init_done)(void *state, struct sim_err *err);
 	/* Invariants of one cache: lists, counters and objects agree. */
 	int (*check)(void *state, struct kmem_cache *c, struct sim_err *err);
+	/* Optional: cost entries of its own ({ "mine.push", 6, "est: why" },
+	 * ended by a NULL name), used where the machine's cost table has no
+	 * entry of that name; machine_costs() then finds them. */
+	const struct cost_def *costs;
 };
 
 /* The layout of what a policy's code reads and writes directly, as its

@@ -35,7 +35,8 @@ cJSON *report_cache_geometry(const struct kernel *k, struct kmem_cache *c);
 
 /* The lock table's totals by owner (enum hw_lock_owner) and over all
  * classes ([NR_LOCK_OWNERS]), the whole run: acquisitions, contentions,
- * cycles waited and that wait's share of all CPU time. */
+ * cycles waited, and that wait as a share of the CPU time of the measured
+ * window (the timers that run on after the workload would dilute it). */
 struct lock_totals {
 	uint64_t acquisitions, contentions, wait_cycles;
 	double wait_share;

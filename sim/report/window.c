@@ -9,11 +9,9 @@
 void report_lock_totals(const struct run *r, struct lock_totals t[NR_LOCK_OWNERS + 1])
 {
 	memset(t, 0, (NR_LOCK_OWNERS + 1) * sizeof(*t));
-	uint64_t end = 0;
-	for (int c = 0; c < r->eng.ncpus; c++)
-		if (r->eng.cpus[c].clock > end)
-			end = r->eng.cpus[c].clock;
-	double all = (double)end * r->eng.ncpus;
+	struct run_window w;	/* the workload's window: not the idle timers after it */
+	report_window(r, &w);
+	double all = (double)w.total;
 	for (const struct hw_lock_class *c = r->hw.classes; c; c = c->next)
 		for (int k = 0; k < 2; k++) {
 			struct lock_totals *x = &t[k ? NR_LOCK_OWNERS : c->owner];

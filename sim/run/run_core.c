@@ -193,6 +193,8 @@ int run_configure(struct run *r, const struct run_config *cfg, struct sim_err *e
 
 int run_build(struct run *r, struct sim_err *err)
 {
+	if (r->policy->costs && machine_cost_defaults(&r->m, r->policy->costs, err) < 0)
+		return -1;	/* the policy's own entries, where the table has none */
 	if (engine_init(&r->eng, r->m.ncpus, r->cfg.seed) < 0)
 		return sim_fail(err, "out of memory for the engine");
 	r->built = true;

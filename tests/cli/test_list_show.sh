@@ -30,4 +30,22 @@ expect_exit 0 "kmalloc-512" "$SLABSIM" show policy slub -m tigerton kernel=2.6.2
 grep -E "^kmalloc-512 +512 +512 +2 +32 " "$TMP/out" > /dev/null || fail "2.6.26 on 16 CPUs: kmalloc-512 not order 2, 32 objects"
 expect_exit 2 "unknown policy 'slob'" "$SLABSIM" show policy slob
 expect_exit 2 "slub_min_objects=lots: not an integer" "$SLABSIM" show policy slub slub_min_objects=lots
+# list costs: every entry of the machine's table with its file and source
+expect_exit 0 "# cost table 'nehalem' of nehalem-ex" "$SLABSIM" list costs -m nehalem-ex -p slub
+python3 - "$TMP/out" <<'PY' || fail "list costs: $(head -5 "$TMP/out")"
+import re, sys
+lines = open(sys.argv[1]).read().split("\n")
+entries = {}
+for i, l in enumerate(lines):
+    m = re.match(r"^(\S+) +([0-9.e+]+)  (\S+)$", l)
+    if m:
+        entries[m.group(1)] = (float(m.group(2)), m.group(3), lines[i + 1].strip())
+assert len(entries) > 50, len(entries)
+assert entries["slab.alloc_hit"][1] in ("costs/core2.json", "costs/nehalem.json"), entries["slab.alloc_hit"]
+assert all(src for _, _, src in entries.values()), [k for k, v in entries.items() if not v[2]]
+assert "# policy slub brings no entries of its own" in lines
+PY
+expect_exit 2 "list costs: which machine?" "$SLABSIM" list costs
+expect_exit 2 "unknown machine 'nosuch'" "$SLABSIM" list costs -m nosuch
+expect_exit 2 "list costs: unknown argument '--all'" "$SLABSIM" list costs -m tigerton --all
 finish

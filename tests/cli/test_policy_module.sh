@@ -166,6 +166,42 @@ st = next(c["stats"] for c in rb["caches"] if c["name"] == "kmalloc-512")
 assert st["FREE_REMOTE"] > 0 and st["REMOTE_FLUSH"] > 0 and st["FREE_REMOTE"] >= 30 * st["REMOTE_FLUSH"], st
 assert acq(rb) * 3 < acq(tpl), (acq(rb), acq(tpl))
 PY
+# a cost entry of its own: its default where the machine has none, the
+# machine file's value where it sets one (the same run as a default of that
+# value), listed by list costs; a typo in a table's entry is still refused
+expect_exit 0 "remote_batch.remote_push                      6  (used: its default)" \
+	"$SLABSIM" list costs -m nehalem-ex -p "$TMP/rb.so"
+sed 's/{ "remote_batch.remote_push", 6,/{ "remote_batch.remote_push", 600,/' "$RB" > "$TMP/rb600.c"
+python3 - "$TMP" <<'PY'
+import json, sys
+d = json.load(open("machines/nehalem-ex.json"))
+d["costs"] = {"remote_batch.remote_push": 600}
+d["sources"]["costs.remote_batch.remote_push"] = "est: the test's own figure"
+json.dump(d, open(sys.argv[1] + "/nex-own.json", "w"))
+d["costs"] = {"slab.aloc_hit": 1}
+d["sources"] = {k: v for k, v in d["sources"].items() if not k.startswith("costs.")}
+d["sources"]["costs.slab.aloc_hit"] = "a typo"
+json.dump(d, open(sys.argv[1] + "/nex-typo.json", "w"))
+PY
+cp -r machines/costs "$TMP/costs"
+build "$TMP/rb600.c" "$TMP/rb600.so" && for v in rb rb600; do
+	"$SLABSIM" run -m nehalem-ex -p "$TMP/$v.so" -w 'hackbench 4 process 30' --json "$TMP/$v.json" \
+		--quiet > /dev/null || fail "$v"
+done
+"$SLABSIM" run -m "$TMP/nex-own.json" -p "$TMP/rb.so" -w 'hackbench 4 process 30' \
+	--json "$TMP/own.json" --quiet > /dev/null || fail "the machine file's entry"
+python3 - "$TMP" <<'PY' || fail "the policy's own cost entry is not what the run charges"
+import json, sys
+t = {n: json.load(open(sys.argv[1] + "/" + n + ".json"))["result"]["sim_seconds"] for n in ("rb", "rb600", "own")}
+assert t["rb600"] != t["rb"] and t["own"] == t["rb600"], t
+PY
+expect_exit 0 "(unused: the machine's table or file sets it)" "$SLABSIM" list costs \
+	-m "$TMP/nex-own.json" -p "$TMP/rb.so"
+expect_exit 2 "field 'costs.slab.aloc_hit': cost table 'nehalem' has no such cost" "$SLABSIM" run \
+	-m "$TMP/nex-typo.json" -p "$TMP/rb.so" -w 'hackbench 1 process 1'
+sed 's/{ "remote_batch.remote_push", 6,/{ "remote_push", 6,/' "$RB" > "$TMP/rbname.c"
+build "$TMP/rbname.c" "$TMP/rbname.so" && expect_exit 2 "cost entry 'remote_push': a name with a dot" \
+	"$SLABSIM" run -m tigerton -p "$TMP/rbname.so" -w 'hackbench 1 process 1'
 # a planted bug: a full batch handed back one object short
 sed 's/sb_array_flush(&s->sc, cpu, b, b->avail);/sb_array_flush(\&s->sc, cpu, b, b->avail - 1); b->avail = 0;/' \
 	"$RB" > "$TMP/rbbug.c"
