@@ -7,6 +7,8 @@
 #   make deps       install missing Debian packages (apt-get update first)
 #   make sanitize   build with ASan+UBSan and run the unit and CLI tests
 #   make bench      engine and fiber speed
+#   make stress P=./mine.so   the randomized stress test on a policy (module)
+#   make valgrind [P=./mine.so]   runs under valgrind (and the module's)
 #   make fuzz       every libFuzzer harness of tests/fuzz/ for FUZZ_SECONDS each
 #   make install    install into $(PREFIX) (any; it may move later: the binary
 #                   finds its data in ../share/slabsim beside itself)
@@ -44,7 +46,7 @@ OBJ_LIB  := $(SRC_LIB:%.c=$(BUILD)/%.o) $(SRC_ASM:%.S=$(BUILD)/%.o)
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: policy headers all test check unit cli-test demo results validate deps install uninstall bench sanitize clean valgrind mpi FORCE fuzz fuzz-bins fuzz-smoke
+.PHONY: policy headers all test check unit cli-test demo results validate deps install uninstall bench sanitize clean valgrind mpi FORCE fuzz fuzz-bins fuzz-smoke stress
 
 all: slabsim
 
@@ -74,9 +76,11 @@ $(BUILD)/%.o: %.S
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) -c -o $@ $<
 
+# the library's symbols exported, as slabsim's: the stress test loads modules
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libslabsim.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -o $@ $< $(BUILD)/libslabsim.a $(LDLIBS) -lcmocka
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -rdynamic -o $@ $< \
+	  -Wl,--whole-archive $(BUILD)/libslabsim.a -Wl,--no-whole-archive $(LDLIBS) -lcmocka
 
 # The policy API's headers (policies/README.md), laid out as make install
 # puts them in $(PREFIX)/include/slabsim: what a policy module may include.
@@ -204,6 +208,14 @@ results: slabsim
 validate: slabsim
 	./slabsim validate --out results/validation
 
+# make stress P=./mine.so [ARGS='NAME=VALUE ...']: the randomized stress
+# test (every machine, every invariant at each of its barriers) on a policy
+# module or a built-in policy; without P, every built-in policy
+P ?=
+ARGS ?=
+stress: $(BUILD)/tests/test_slab_stress
+	$(BUILD)/tests/test_slab_stress $(if $(P),-p $(P) $(ARGS))
+
 bench: slabsim
 	./slabsim bench
 
@@ -330,6 +342,10 @@ valgrind: slabsim
 	valgrind --error-exitcode=1 --leak-check=full -q ./slabsim run -m nehalem-ex \
 	  -p ./$(BUILD)/remote_batch.so -w 'hackbench 2 process 10' remote_drain_ms=1 \
 	  --check-interval 100 > /dev/null
+	$(if $(P),valgrind --error-exitcode=1 --leak-check=full -q ./slabsim run -m nehalem-ex \
+	  -p $(P) $(ARGS) -w 'hackbench 2 process 10' --check-every 200 > /dev/null)
+	$(if $(P),valgrind --error-exitcode=1 --leak-check=full -q ./slabsim run -m tigerton \
+	  -p $(P) $(ARGS) -w 'slab_test run=31 count=20 max_size=4096' --check-every 200 > /dev/null)
 
 install: slabsim headers
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/slabsim/machines \

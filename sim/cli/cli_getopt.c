@@ -1,6 +1,8 @@
 /* cli_getopt.c - the subcommands' options through getopt_long, with
- * slabsim's own messages for an unknown option or a missing value. */
+ * slabsim's own messages for an unknown option or a missing value, and the
+ * one-line usage error every subcommand answers bad input with. */
 #include <getopt.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -37,4 +39,15 @@ int cli_host_memory(const char *cmd, const char *value)
 				       cmd, value);
 	host_limit_set(bytes);
 	return 0;
+}
+
+int cli_usage_error(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fputs("slabsim: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+	return 2;
 }

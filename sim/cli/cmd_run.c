@@ -18,7 +18,7 @@ static const char run_help[] =
 	"usage: slabsim run -m MACHINE -p POLICY -w WORKLOAD [NAME=VALUE ...]\n"
 	"                   [--seed N] [--json FILE] [--profile-rows N] [--quiet]\n"
 	"                   [--no-progress]\n"
-	"                   [--host-memory SIZE] [--check-interval US]\n"
+	"                   [--host-memory SIZE] [--check-interval US] [--check-every N]\n"
 	"                   [--compare]           (slab_test: published figures beside)\n"
 	"                   [--plot FILE.png]     (pingpong: its heatmap)\n"
 	"\n"
@@ -49,6 +49,7 @@ static const char run_help[] =
 	"  --check-interval US  also check every invariant mid-run, every US simulated\n"
 	"                       microseconds, as a CPU leaves the allocator with none\n"
 	"                       half-way; the results stay those of a run without it\n"
+	"  --check-every N      the same every N slab operations (allocations and frees)\n"
 	"  --host-memory SIZE   stop the run (exit 1, saying what to shrink) once it holds\n"
 	"                       more host memory than SIZE: MB, or with K, M, G, T, or a\n"
 	"                       share of physical memory like 50% (default 80%)\n"
@@ -127,6 +128,7 @@ static int parse_run_args(int argc, char **argv, bool record, struct run_args *a
 		{ "compare", no_argument, NULL, 'c' }, { "quiet", no_argument, NULL, 'q' },
 		{ "check-interval", required_argument, NULL, 'k' },
 		{ "no-progress", no_argument, NULL, 'N' },
+		{ "check-every", required_argument, NULL, 'E' },
 		{ "host-memory", required_argument, NULL, 'H' }, { NULL, 0, NULL, 0 } };
 	const char *cmd = record ? "trace record" : "run";
 	optind = 0;
@@ -148,6 +150,12 @@ static int parse_run_args(int argc, char **argv, bool record, struct run_args *a
 		case 'c': a->cfg.compare = true; break;
 		case 'q': a->quiet = true; break;
 		case 'N': a->no_progress = true; break;
+		case 'E':
+			if (parse_u64(optarg, &a->cfg.check_every_ops) < 0 ||
+			    a->cfg.check_every_ops < 1 || a->cfg.check_every_ops > 1000000000)
+				return cli_usage_error("%s: --check-every %s: expected slab operations, "
+						       "1..1000000000", cmd, optarg);
+			break;
 		case 'k':
 			if (parse_u64(optarg, &a->cfg.check_interval_us) < 0 ||
 			    a->cfg.check_interval_us < 1 || a->cfg.check_interval_us > 1000000000)

@@ -34,17 +34,6 @@ static const char usage[] =
 	"`slabsim COMMAND --help` describes each command. Exit status: 0 done,\n"
 	"1 the run failed, 2 bad usage or input.\n";
 
-int cli_usage_error(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	fputs("slabsim: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	va_end(ap);
-	return 2;
-}
-
 int main(int argc, char **argv)
 {
 	if (argc < 2)

@@ -248,15 +248,24 @@ void kernel_check_every(struct kernel *k, uint64_t cycles)
 	k->check.due = cycles;
 }
 
+void kernel_check_every_ops(struct kernel *k, uint64_t ops)
+{
+	k->check.every_ops = ops;
+	k->check.due_ops = ops;
+}
+
 void kernel_check_due(struct kernel *k, struct sim_cpu *cpu)
 {
 	if (!allocators_idle(k))
 		return;	/* the next CPU to leave the allocator tries again */
-	uint64_t waited = cpu->clock - k->check.due;
-	if (waited > k->check.longest_wait)
-		k->check.longest_wait = waited;
+	if (k->check.every) {
+		uint64_t waited = cpu->clock > k->check.due ? cpu->clock - k->check.due : 0;
+		if (waited > k->check.longest_wait)
+			k->check.longest_wait = waited;
+		k->check.due = cpu->clock + k->check.every;
+	}
 	k->check.done++;
-	k->check.due = cpu->clock + k->check.every;
+	k->check.due_ops = k->check.ops + k->check.every_ops;
 	struct sim_err err;
 	if (kernel_check_state(k, false, &err) < 0)
 		kernel_violation(k, "mid-run check at %.6f s: %s",

@@ -79,6 +79,8 @@ struct kernel {
 	struct {			/* checks mid-run (slabsim run --check-interval) */
 		uint64_t every;		/* cycles between them; 0: none */
 		uint64_t due;		/* the next one, in simulated cycles */
+		uint64_t every_ops;	/* or slab operations between them; 0: none */
+		uint64_t ops, due_ops;	/* slab operations so far, the next check's */
 		uint64_t done;		/* made so far */
 		uint64_t longest_wait;	/* cycles the longest waited for idle allocators */
 	} check;
@@ -132,9 +134,16 @@ void kernel_check_every(struct kernel *k, uint64_t cycles);
  * is the same as one without checks. */
 void kernel_check_due(struct kernel *k, struct sim_cpu *cpu);
 
+/* Checks every `ops` slab operations (allocations and frees) instead,
+ * or as well: a design's bug shows at the same operation on every machine. */
+void kernel_check_every_ops(struct kernel *k, uint64_t ops);
+
 static inline void kernel_check_if_due(struct kernel *k, struct sim_cpu *cpu)
 {
 	if (__builtin_expect(k->check.every && cpu->clock >= k->check.due, 0))
+		kernel_check_due(k, cpu);
+	else if (__builtin_expect(k->check.every_ops != 0, 0) &&
+		 ++k->check.ops >= k->check.due_ops)
 		kernel_check_due(k, cpu);
 }
 

@@ -223,9 +223,12 @@ cJSON *report_json(const struct run *r)
 	for (int d = 0; d < NR_DIST; d++)
 		cJSON_AddNumberToObject(tr, hw_dist_name[d], (double)r->hw.stats.transfers[d]);
 	cJSON_AddStringToObject(root, "invariants", r->invariants_ok ? "ok" : r->invariants_msg);
-	if (r->cfg.check_interval_us) {	/* only with --check-interval */
+	if (r->cfg.check_interval_us || r->cfg.check_every_ops) {	/* only when asked */
 		cJSON *ck = cJSON_AddObjectToObject(root, "checks");
-		cJSON_AddNumberToObject(ck, "interval_us", (double)r->cfg.check_interval_us);
+		if (r->cfg.check_interval_us)
+			cJSON_AddNumberToObject(ck, "interval_us", (double)r->cfg.check_interval_us);
+		if (r->cfg.check_every_ops)
+			cJSON_AddNumberToObject(ck, "every_ops", (double)r->cfg.check_every_ops);
 		cJSON_AddNumberToObject(ck, "mid_run", (double)r->k.check.done);
 		cJSON_AddNumberToObject(ck, "longest_wait_us",
 					(double)r->k.check.longest_wait / (r->m.ghz * 1e3));

@@ -282,4 +282,9 @@ void report_text(FILE *out, const struct run *r, int profile_rows)
 			"the end\n", (unsigned long long)r->k.check.done,
 			(unsigned long long)r->cfg.check_interval_us,
 			(double)r->k.check.longest_wait / (r->m.ghz * 1e3));
+	else if (r->cfg.check_every_ops)
+		fprintf(out, "  checked %llu times mid-run (every %llu slab operations, as a CPU "
+			"left the allocator with none half-way) and at the end\n",
+			(unsigned long long)r->k.check.done,
+			(unsigned long long)r->cfg.check_every_ops);
 }

@@ -246,6 +246,7 @@ int run_execute(struct run *r, struct sim_err *err)
 	if (rc < 0 || kernel_caches_ready(&r->k, err) < 0)
 		return -1;
 	kernel_check_every(&r->k, (uint64_t)((double)r->cfg.check_interval_us * r->m.ghz * 1e3));
+	kernel_check_every_ops(&r->k, r->cfg.check_every_ops);
 	double t0 = now_seconds();
 	struct run_ticker ticker = { r, t0 };
 	if (r->cfg.progress) {

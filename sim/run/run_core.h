@@ -35,6 +35,7 @@ struct run_config {
 	bool compare;		/* print published figures beside the workload's */
 	bool record;		/* keep every kmem event (slabsim trace record) */
 	uint64_t check_interval_us;	/* also check the invariants mid-run; 0: at the end only */
+	uint64_t check_every_ops;	/* or every so many slab operations; 0: not so */
 	/* Optional: called every few milliseconds of wall time while the run
 	 * simulates (a terminal's progress line), and once with done = true. */
 	void (*progress)(const struct run_progress *p, void *arg);

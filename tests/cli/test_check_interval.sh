@@ -46,6 +46,31 @@ expect_exit 1 "run failed: mid-run check at 0.0" "$SLABSIM" run -m tigerton -p "
 grep -qF "an object was lost or doubled" "$TMP/out" || fail "the parked object: $(tail -1 "$TMP/out")"
 json "$TMP/parked.json" "d['invariants'].startswith('mid-run check at') and d['checks']['mid_run'] >= 1"
 
+# the same bug, checked every 2000 slab operations; with that, a run's
+# results are those of a run without it
+expect_exit 1 "run failed: mid-run check at 0.0" "$SLABSIM" run -m tigerton -p "$TMP/buggy.so" \
+	-w "$HB" park_object=1 --check-every 2000 --json "$TMP/parked2.json"
+json "$TMP/parked2.json" "d['checks']['every_ops'] == 2000 and 'interval_us' not in d['checks']"
+for p in slub slqb "$TMP/buggy.so"; do
+	"$SLABSIM" run -m nehalem-ep -p "$p" -w "$HB" --json "$TMP/e0.json" > /dev/null 2>&1
+	"$SLABSIM" run -m nehalem-ep -p "$p" -w "$HB" --check-every 500 --json "$TMP/e1.json" \
+		> "$TMP/e1.txt" 2>&1 || fail "$p --check-every 500: $(tail -2 "$TMP/e1.txt")"
+	grep -q "every 500 slab operations" "$TMP/e1.txt" || fail "$p: the text does not say the checks"
+	python3 - "$TMP/e0.json" "$TMP/e1.json" <<'PY' || fail "$p: --check-every changed the run"
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:])
+assert b.pop("checks")["mid_run"] > 10
+for d in (a, b):
+    for k in ("wall_seconds", "events_per_second", "host_peak_rss_mb"):
+        del d["result"][k]
+assert a == b
+PY
+done
+for v in 0 -1 x 2000000000; do
+	expect_exit 2 "run: --check-every $v: expected slab operations, 1..1000000000" \
+		"$SLABSIM" run -m tigerton -p slub -w "$HB" --check-every "$v"
+done
+
 # bad intervals
 for v in 0 -5 abc 10us 2000000000; do
 	expect_exit 2 "run: --check-interval $v: expected simulated microseconds, 1..1000000000" \

@@ -202,9 +202,28 @@ expect_exit 2 "field 'costs.slab.aloc_hit': cost table 'nehalem' has no such cos
 sed 's/{ "remote_batch.remote_push", 6,/{ "remote_push", 6,/' "$RB" > "$TMP/rbname.c"
 build "$TMP/rbname.c" "$TMP/rbname.so" && expect_exit 2 "cost entry 'remote_push': a name with a dot" \
 	"$SLABSIM" run -m tigerton -p "$TMP/rbname.so" -w 'hackbench 1 process 1'
+# the randomized stress test on a module (make stress P=...): every invariant
+# at each of its barriers, on three machines; a planted bug fails it
+STRESS=build/tests/test_slab_stress
+[ "${SLABSIM_SANITIZED:-0}" = 1 ] && STRESS=build-san/tests/test_slab_stress
+if [ -x "$STRESS" ]; then
+	SLABSIM_CHECK=1 "$STRESS" -p "$TMP/rb.so" > "$TMP/stress.out" 2>&1 ||
+		fail "stress -p remote_batch: $(grep -v '^\[' "$TMP/stress.out" | tail -3)"
+	grep -q "on nehalem-ex: 9 checks, .*: ok" "$TMP/stress.out" || fail "stress: $(tail -3 "$TMP/stress.out")"
+	SLABSIM_CHECK=1 "$STRESS" -p "$TMP/x.so" template_limit=8 template_batch=4 > "$TMP/stress.out" 2>&1 ||
+		fail "stress -p template with its parameters: $(tail -3 "$TMP/stress.out")"
+else
+	fail "no $STRESS (make unit-bins first)"
+fi
 # a planted bug: a full batch handed back one object short
 sed 's/sb_array_flush(&s->sc, cpu, b, b->avail);/sb_array_flush(\&s->sc, cpu, b, b->avail - 1); b->avail = 0;/' \
 	"$RB" > "$TMP/rbbug.c"
 build "$TMP/rbbug.c" "$TMP/rbbug.so" && expect_exit 1 "waiting in stacks and batches (an object was lost" \
 	"$SLABSIM" run -m nehalem-ex -p "$TMP/rbbug.so" -w 'hackbench 2 process 30' --check-interval 20
+[ -x "$STRESS" ] && ! SLABSIM_CHECK=1 "$STRESS" -p "$TMP/rbbug.so" > "$TMP/stress.out" 2>&1 ||
+	fail "the stress test did not catch the lost object"
+grep -q "an object was lost" "$TMP/stress.out" || fail "stress on the bug: $(tail -3 "$TMP/stress.out")"
+# the report is on stdout before the failure on stderr, even redirected together
+"$SLABSIM" run -m nehalem-ex -p "$TMP/rbbug.so" -w 'hackbench 2 process 30' > "$TMP/both" 2>&1
+tail -1 "$TMP/both" | grep -q "^slabsim: run failed: " || fail "run failed is not last: $(tail -2 "$TMP/both")"
 finish

@@ -203,13 +203,57 @@ static void run_stress(const char *machine, const char *policy, const char *args
 	free(w);
 }
 
-static void test_every_policy_every_machine(void **state)
+/* Each configuration of list[] on every machine (three with SLABSIM_CHECK=1),
+ * checked at every barrier and at the end. */
+static void stress_every_machine(const char *const (*list)[2], int nlist)
 {
-	(void)state;
 	char *names[MACHINE_MAX_FILES];
 	int n = machine_names(names, MACHINE_MAX_FILES);
 	assert_true(n >= 1);
 	static struct stress st;
+	/* make check (SLABSIM_CHECK=1): every configuration on three machines
+	 * of different shapes (one hub, 4 nodes on QPI, 4 chassis), not all */
+	bool reduced = getenv("SLABSIM_CHECK") && !strcmp(getenv("SLABSIM_CHECK"), "1");
+	for (int m = 0; m < n; m++) {
+		if (reduced && strcmp(names[m], "tigerton") && strcmp(names[m], "nehalem-ex") &&
+		    strcmp(names[m], "x3950-m2")) {
+			free(names[m]);
+			continue;
+		}
+		for (int c = 0; c < nlist; c++) {
+			run_stress(names[m], list[c][0], list[c][1], false, &st);
+			printf("  %s %s on %s: %d checks, %llu allocations, %llu remote frees, %llu "
+			       "migrations: %s\n", list[c][0], list[c][1], names[m], st.checks,
+			       (unsigned long long)st.allocs, (unsigned long long)st.remote_frees,
+			       (unsigned long long)st.migrations_seen, st.failed ? st.msg : "ok");
+			assert_false(st.failed);
+			struct sim_err err;	/* and at the end, every lock released */
+			if (kernel_check(&st.r.k, &err) < 0)
+				fail_msg("%s %s on %s at the end: %s", list[c][0], list[c][1],
+					 names[m], err.msg);
+			assert_int_equal(st.checks, st.phases + 1);
+			assert_true(st.remote_frees > 1000);
+			assert_true(st.migrations_seen > 0);
+			run_free(&st.r);
+		}
+		free(names[m]);
+	}
+}
+
+
+/* test_slab_stress -p POLICY [NAME=VALUE ...]: that policy alone (a module:
+ * -p ./mine.so), on every machine (make stress P=./mine.so). */
+static const char *given[1][2];
+
+static void test_given_policy_every_machine(void **state)
+{
+	(void)state;
+	stress_every_machine(given, 1);
+}
+
+static void test_every_policy_every_machine(void **state)
+{
+	(void)state;
 	/* every policy; the eras of SLUB, and its sheaves with 4 objects each
 	 * (every cache in 6.18; the barn's limit and flushes often); the
 	 * magazines with kmem_cache_update (resizes and reaps) every 50 us; a
@@ -238,33 +282,7 @@ static void test_every_policy_every_machine(void **state)
 			list[nlist++][1] = "";
 		}
 	}
-	/* make check (SLABSIM_CHECK=1): every configuration on three machines
-	 * of different shapes (one hub, 4 nodes on QPI, 4 chassis), not all */
-	bool reduced = getenv("SLABSIM_CHECK") && !strcmp(getenv("SLABSIM_CHECK"), "1");
-	for (int m = 0; m < n; m++) {
-		if (reduced && strcmp(names[m], "tigerton") && strcmp(names[m], "nehalem-ex") &&
-		    strcmp(names[m], "x3950-m2")) {
-			free(names[m]);
-			continue;
-		}
-		for (int c = 0; c < nlist; c++) {
-			run_stress(names[m], list[c][0], list[c][1], false, &st);
-			printf("  %s %s on %s: %d checks, %llu allocations, %llu remote frees, %llu "
-			       "migrations: %s\n", list[c][0], list[c][1], names[m], st.checks,
-			       (unsigned long long)st.allocs, (unsigned long long)st.remote_frees,
-			       (unsigned long long)st.migrations_seen, st.failed ? st.msg : "ok");
-			assert_false(st.failed);
-			struct sim_err err;	/* and at the end, every lock released */
-			if (kernel_check(&st.r.k, &err) < 0)
-				fail_msg("%s %s on %s at the end: %s", list[c][0], list[c][1],
-					 names[m], err.msg);
-			assert_int_equal(st.checks, st.phases + 1);
-			assert_true(st.remote_frees > 1000);
-			assert_true(st.migrations_seen > 0);
-			run_free(&st.r);
-		}
-		free(names[m]);
-	}
+	stress_every_machine((const char *const (*)[2])list, nlist);
 }
 
 static void test_checker_catches_double_free(void **state)
@@ -331,9 +349,23 @@ static void test_checker_catches_sheaf_loss(void **state)
 	run_free(&st.r);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	setenv("SLABSIM_MACHINES", "machines", 1);
+	if (argc >= 3 && !strcmp(argv[1], "-p")) {
+		static char args[512];
+		for (int i = 3; i < argc; i++)
+			snprintf(args + strlen(args), sizeof(args) - strlen(args), "%s%s",
+				 i > 3 ? " " : "", argv[i]);
+		given[0][0] = argv[2];
+		given[0][1] = args;
+		const struct CMUnitTest one[] = { cmocka_unit_test(test_given_policy_every_machine) };
+		return cmocka_run_group_tests(one, NULL, NULL);
+	}
+	if (argc > 1) {
+		fprintf(stderr, "usage: test_slab_stress [-p POLICY [NAME=VALUE ...]]\n");
+		return 2;
+	}
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_every_policy_every_machine),
 		cmocka_unit_test(test_checker_catches_double_free),

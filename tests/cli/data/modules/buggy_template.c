@@ -6,6 +6,8 @@
  *                  (run --check-interval);
  *   crash_after=N  the Nth free dereferences NULL (SIGSEGV), as a buggy
  *                  module would: a sweep records the run with its signal. */
+#include <string.h>
+
 #define slabsim_policy template_policy
 #include "../../../../policies/examples/template.c"
 #undef slabsim_policy
