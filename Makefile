@@ -358,7 +358,7 @@ install: slabsim headers
 	install -m 644 policies/policy.mk $(DESTDIR)$(PREFIX)/share/slabsim/policy.mk
 	install -d $(DESTDIR)$(PREFIX)/share/slabsim/examples
 	install -m 644 policies/examples/template.c policies/examples/remote_batch.c \
-	  $(DESTDIR)$(PREFIX)/share/slabsim/examples/
+	  policies/README.md policies/API.md $(DESTDIR)$(PREFIX)/share/slabsim/examples/
 	install -d $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 644 man/slabsim.1 $(DESTDIR)$(PREFIX)/share/man/man1/slabsim.1
 
