@@ -72,6 +72,13 @@ static bool selector_ok(const char *sel)
 	return n > 0 && strlen(sel) < sizeof(buf);
 }
 
+/* qsort order of two longs. */
+static int cmp_long(const void *a, const void *b)
+{
+	long x = *(const long *)a, y = *(const long *)b;
+	return (x > y) - (x < y);
+}
+
 /* The one run of `dir`'s runs.jsonl that `sel` (may be NULL) picks, or NULL
  * after a message. */
 static cJSON *load_from_folder(const char *spec, const char *dir, const char *sel)
@@ -86,6 +93,8 @@ static cJSON *load_from_folder(const char *spec, const char *dir, const char *se
 	cJSON *found = NULL;
 	int matches = 0, runs = 0;
 	const char *unknown = NULL;
+	long rep_no[64];
+	int nrep = 0;
 	char reps[256] = "";
 	char *line = NULL;
 	size_t cap = 0;
@@ -102,9 +111,8 @@ static cJSON *load_from_folder(const char *spec, const char *dir, const char *se
 		}
 		char rep[32];
 		if (run_diff_param(r, "replicate", rep, sizeof(rep)) &&
-		    strlen(reps) + strlen(rep) + 3 < sizeof(reps))
-			snprintf(reps + strlen(reps), sizeof(reps) - strlen(reps), "%s%s",
-				 *reps ? ", " : "", rep);
+		    nrep < (int)(sizeof(rep_no) / sizeof(rep_no[0])))
+			rep_no[nrep++] = strtol(rep, NULL, 10);
 		if (++matches == 1)
 			found = r;
 		else
@@ -114,6 +122,11 @@ static cJSON *load_from_folder(const char *spec, const char *dir, const char *se
 	fclose(f);
 	if (matches == 1)
 		return found;
+	/* runs.jsonl is in finishing order; name the replicates in number order */
+	qsort(rep_no, nrep, sizeof(rep_no[0]), cmp_long);
+	for (int i = 0; i < nrep && strlen(reps) + 24 < sizeof(reps); i++)
+		snprintf(reps + strlen(reps), sizeof(reps) - strlen(reps), "%s%ld",
+			 i ? ", " : "", rep_no[i]);
 	cJSON_Delete(found);
 	if (!runs)
 		cli_usage_error("diff: %s: %s has no finished run", spec, path);

@@ -88,6 +88,10 @@ expect_exit 0 "slub_min_objects" "$SLABSIM" diff \
 	"$TMP/sw:machine=nehalem-ep,slub_min_objects=16,replicate=2"
 expect_exit 2 "3 runs match (replicates 0, 1, 2); pick one" "$SLABSIM" diff \
 	"$TMP/sw:machine=nehalem-ep,slub_min_objects=4" "$TMP/a.json"
+# runs.jsonl is in finishing order; the replicates are named in number order
+mkdir -p "$TMP/rev" && tac "$TMP/sw/runs.jsonl" > "$TMP/rev/runs.jsonl"
+expect_exit 2 "3 runs match (replicates 0, 1, 2); pick one" "$SLABSIM" diff \
+	"$TMP/rev:machine=nehalem-ep,slub_min_objects=4" "$TMP/a.json"
 expect_exit 2 "holds 12 runs; pick one" "$SLABSIM" diff "$TMP/sw" "$TMP/a.json"
 expect_exit 2 "none of the 12 runs" "$SLABSIM" diff "$TMP/sw:slub_min_objects=5" "$TMP/a.json"
 expect_exit 2 "is none of machine, policy" "$SLABSIM" diff "$TMP/sw:colour=red" "$TMP/a.json"
