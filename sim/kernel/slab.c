@@ -359,7 +359,9 @@ void slab_obj_touch(struct kernel *k, struct sim_cpu *cpu, kaddr_t obj, int line
 	if (!page || !(page->flags & PG_slab))
 		return;
 	unsigned int idx = slab_obj_index(page->slab, page, obj);
-	/* the object's books: a touched object is often freed soon (note_free) */
+	/* the object's books: a touched object is often freed soon (note_free);
+	 * its first line's last user, which hw_obj_access reads after its tags */
 	__builtin_prefetch(&page->obj[idx]);
+	__builtin_prefetch(&page->cl[(uint64_t)idx * page->slab->size >> 6]);
 	slab_obj_access(k->hw, cpu, page, idx, lines, write);
 }
