@@ -247,7 +247,7 @@ static cJSON *machine_json(const struct host_topo *h, const struct measured *ms,
 	strftime(date, sizeof(date), "%Y-%m-%d", gmtime(&now));
 	cJSON *root = cJSON_CreateObject(), *src = cJSON_CreateObject();
 	cJSON_AddStringToObject(root, "name", name);
-	char desc[512];
+	char desc[1024];
 	snprintf(desc, sizeof(desc), "%s, %d node(s) x %d package(s) x %d die(s) x %d core(s) x "
 		 "%d thread(s), %d CPUs: measured on '%s' by slabsim calibrate, %s", h->cpu_model,
 		 h->nodes, h->sockets_per_node, h->dies_per_socket, h->cores_per_die,
