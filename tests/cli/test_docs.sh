@@ -1,7 +1,7 @@
 # test_docs.sh - the docs stand on their own: every relative link of every
 # Markdown file resolves inside the repo, no file names a document outside
 # it, README.md stays a front page (at most ~300 lines), and every document
-# it lists exists.
+# it lists exists, and it names every package make deps installs.
 . tests/cli/lib.sh
 python3 - <<'PY' || fail "docs: broken links or references outside the repo"
 import os, re, subprocess, sys
@@ -38,5 +38,10 @@ for d in docs/usage.md docs/json.md docs/model.md docs/hardware.md docs/workload
 	docs/calibration.md docs/architecture.md results/README.md docs/run.schema.json man/slabsim.1; do
 	[ -s "$d" ] || fail "$d is missing"
 	grep -q "$d" README.md || [ "$d" = docs/run.schema.json ] || fail "README.md does not point at $d"
+done
+# the README names every Debian package make deps may install
+readme=$(tr '\n' ' ' < README.md)
+for pkg in $(sed -n '/^DEB_PKGS :=/,/^$/p' Makefile | sed 's/^DEB_PKGS :=//; s/\\//g'); do
+	case "$readme" in *" $pkg,"*|*" $pkg "*) ;; *) fail "README.md does not list $pkg, which make deps installs" ;; esac
 done
 finish
