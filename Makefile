@@ -25,7 +25,7 @@ CFLAGS   ?= $(OPT) -g
 WERROR   ?= -Werror
 WARN     := -Wall -Wextra $(WERROR) -Wshadow -Wno-unused-parameter
 CPPFLAGS += -I. -Isim -D_GNU_SOURCE -DSLABSIM_DATADIR=\"$(PREFIX)/share/slabsim\"
-ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) -MMD -MP
+ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) $(PGO_CFLAGS) -MMD -MP
 LDLIBS   := -lgsl -lgslcblas -lcjson -lboost_context -lhwloc -lpthread -lm -ldl
 ifeq ($(MPI),1)
 CC       := mpicc
@@ -33,6 +33,18 @@ CPPFLAGS += -DSLABSIM_MPI
 BUILD    ?= build-mpi
 endif
 BUILD    ?= build
+
+# The profile-guided build (PGO=1, the default for ./slabsim with gcc):
+# slabsim is first built instrumented in $(BUILD)/pgo-gen, runs
+# tools/pgo_train.sh (the reference runs of `slabsim bench` and a few other
+# paths, ~10 s), and the objects of $(BUILD) are compiled with its profile:
+# 6-13% less wall time on the reference runs, the same results byte for byte
+# (the golden digests). Any source change re-runs the training. PGO=0 skips
+# it (a quicker edit-and-test loop); other build folders never use it.
+PGO      ?= $(if $(and $(filter build,$(BUILD)),$(filter gcc,$(notdir $(CC)))),1,0)
+PGO_GEN  := $(BUILD)/pgo-gen
+PGO_STAMP := $(BUILD)/pgo.stamp
+PGO_CFLAGS := $(if $(filter 1,$(PGO)),-fprofile-use -fprofile-partial-training -Wno-missing-profile)
 
 # Debian packages the build, the tests and the plots need.
 DEB_PKGS := gcc make libgsl-dev libcjson-dev libcmocka-dev libboost-context-dev libhwloc-dev \
@@ -70,7 +82,23 @@ $(BUILD)/libslabsim.a: $(OBJ_LIB)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(if $(PGO_CFLAGS),-dumpdir $(PGO_GEN)/$(dir $*)) -c -o $@ $<
+
+# PGO=1: every object of $(BUILD) waits for the profile, which is made again
+# when a source, a header or the training changes. An object is compiled as
+# if it were its instrumented twin (-dumpdir): gcc finds that one's .gcda,
+# and names the static functions of the value profiles the same way.
+ifeq ($(PGO),1)
+$(OBJ_LIB) $(BUILD)/sim/cli/main.o: $(PGO_STAMP)
+$(PGO_STAMP): $(SRC_LIB) $(SRC_ASM) sim/cli/main.c $(wildcard sim/*/*.h policies/*.h) \
+	      tools/pgo_train.sh
+	$(MAKE) --no-print-directory PGO=0 BUILD=$(PGO_GEN) \
+	  CFLAGS="$(OPT) -g -fprofile-generate -fprofile-update=single" \
+	  LDFLAGS="$(LDFLAGS) -fprofile-generate" $(PGO_GEN)/slabsim
+	find $(PGO_GEN) -name '*.gcda' -delete
+	sh tools/pgo_train.sh $(PGO_GEN)/slabsim
+	touch $@
+endif
 
 $(BUILD)/%.o: %.S
 	@mkdir -p $(dir $@)
