@@ -1,4 +1,4 @@
-# slabsim: slab memory against throughput (the cost of caching). Edit and re-run: gnuplot memory.gp (in this folder)
+# slabsim: slab memory against transactions/s (the cost of caching). Edit and re-run: gnuplot memory.gp (in this folder)
 set terminal pngcairo size 1000,600 font ',10'
 set output 'memory.png'
 set termoption noenhanced
