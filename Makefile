@@ -37,7 +37,7 @@ BUILD    ?= build
 # The profile-guided build (PGO=1, the default for ./slabsim with gcc):
 # slabsim is first built instrumented in $(BUILD)/pgo-gen, runs
 # tools/pgo_train.sh (the reference runs of `slabsim bench` and a few other
-# paths, ~10 s), and the objects of $(BUILD) are compiled with its profile:
+# paths, about 7 s), and the objects of $(BUILD) are compiled with its profile:
 # 6-13% less wall time on the reference runs, the same results byte for byte
 # (the golden digests). Any source change re-runs the training. PGO=0 skips
 # it (a quicker edit-and-test loop); other build folders never use it.
