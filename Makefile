@@ -38,7 +38,7 @@ BUILD    ?= build
 # slabsim is first built instrumented in $(BUILD)/pgo-gen, runs
 # tools/pgo_train.sh (the reference runs of `slabsim bench` and a few other
 # paths, about 7 s), and the objects of $(BUILD) are compiled with its profile:
-# 6-13% less wall time on the reference runs, the same results byte for byte
+# 3-13% less wall time on the reference runs, the same results byte for byte
 # (the golden digests). Any source change re-runs the training. PGO=0 skips
 # it (a quicker edit-and-test loop); other build folders never use it.
 PGO      ?= $(if $(and $(filter build,$(BUILD)),$(filter gcc,$(notdir $(CC)))),1,0)

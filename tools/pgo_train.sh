@@ -13,10 +13,14 @@ bin=$1
 cd "$(dirname "$0")/.."
 export SLABSIM_MACHINES="$(pwd)/machines"
 run() { "$bin" run --quiet --no-progress "$@" > /dev/null; }
-run -m tigerton -p slub -w 'hackbench 100 process 8' slub_min_objects=64 slub_max_order=3
+# the reference runs themselves (whatever `bench --runs` lists), at a few loops
+"$bin" bench --runs > "${TMPDIR:-/tmp}/pgo_runs.$$"
+while read -r line; do
+	eval "set -- $line"
+	run "$@" loops=4
+done < "${TMPDIR:-/tmp}/pgo_runs.$$"
+rm -f "${TMPDIR:-/tmp}/pgo_runs.$$"
 run -m tigerton -p slub -w 'hackbench 100 process 8' slub_min_objects=8 kernel=2.6.25
-run -m x3950-m2 -p slub -w 'hackbench 90 process 4' slub_min_objects=16
-run -m epyc-genoa-2s -p slub -w 'hackbench 100 process 3' kernel=3.2
 run -m nehalem-ex -p slab -w 'hackbench 20 process 20'
 run -m nehalem-ex -p slqb -w 'hackbench 20 process 20'
 run -m tigerton -p slub -w 'slab_test run=1 count=2000'
