@@ -9,9 +9,9 @@ the three share; hardware figures (hand-offs, memory latency, caches) and
 scheduler costs are not touched. Each entry may move within [1/4, 4] x the
 core2 table's estimate. It starts from the machine file's current costs
 (the last fit), so a rerun after a model change continues from there. The
-loss is the largest |log(simulated / published)| over the C2 cells up to
-4096 bytes of all three policies plus a tenth of their mean, and a penalty
-unless SLUB's test 2 jumps at least 3x at 8192. Prints the fitted entries
+loss is the largest |log(simulated / published)| over every C2 cell of all
+three policies plus a tenth of their mean, and a penalty unless SLUB's
+test 2 jumps at least 3x at 8192. Prints the fitted entries
 as JSON, for core2-ep.json's "fitted" (each "costs.NAME", case C2).
 
 usage: tools/fit_c2.py [SLABSIM] [ROUNDS]     (run from the repository root)"""
@@ -27,18 +27,17 @@ SHARED = ("mlp", "stream_mlp", "page_alloc", "page_free", "page_buddy_per_page")
 POLICIES = ("slab", "slqb", "slub")
 
 def policy_loss(res, policy):
-    """The log errors of one policy's C2 cells up to 4096, and SLUB's jump."""
+    """The log errors of one policy's C2 cells, and SLUB's jump."""
     errs, t2 = [], {}
     for r in res:
         size, test = r["size"], r["test"]
-        if test == 1 and size in C2_T1 and size <= 4096:
+        if test == 1 and size in C2_T1:
             want = C2_T1[size][policy]
             errs += [math.log(max(r["alloc_cycles"], 1) / want[0]),
                      math.log(max(r["free_cycles"], 1) / want[1])]
         elif test == 2 and size in C2_T2:
             t2[size] = r["alloc_cycles"]
-            if size <= 4096:
-                errs.append(math.log(max(r["alloc_cycles"], 1) / C2_T2[size][policy]))
+            errs.append(math.log(max(r["alloc_cycles"], 1) / C2_T2[size][policy]))
     jump_missing = policy == "slub" and t2.get(8192, 0) < 3 * t2.get(4096, 1)
     return errs, jump_missing
 

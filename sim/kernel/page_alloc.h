@@ -29,6 +29,7 @@ typedef uint64_t kaddr_t;	/* a kernel virtual address in the direct map */
 #define PG_pcp (1u << 4)	/* free, on a per-CPU list */
 #define PG_frozen (1u << 5)	/* SLUB: some CPU's current slab */
 #define PG_partial (1u << 6)	/* SLUB: on its node's partial list (slab_test_node_partial) */
+#define PG_large (1u << 7)	/* the head of a kmalloc_large() block */
 
 #define OBJ_NIL 0xffffu		/* end of an object free list */
 

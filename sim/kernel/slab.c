@@ -25,6 +25,11 @@ void slab_page_prepare(struct kernel *k, struct page *page, unsigned int objects
 	for (unsigned int i = 0; i < objects; i++)
 		page->obj[i] = (struct slab_obj){ .next = OBJ_NIL, .live = 0 };
 	page->objects = (uint16_t)objects;
+	page_block_prepare(page);
+}
+
+void page_block_prepare(struct page *page)
+{
 	uint32_t nlines = (uint32_t)((PAGE_SIZE << page->order) >> 6);
 	if (page->cl_cap < nlines) {
 		free(page->cl);
@@ -285,6 +290,8 @@ static kaddr_t do_kmalloc(struct kernel *k, struct sim_cpu *cpu, size_t size, in
 		if (p) {
 			uint32_t bytes = (uint32_t)((size_t)PAGE_SIZE << order);
 			obj = page_address(p);
+			p->flags |= PG_large;
+			page_block_prepare(p);
 			p->large_site = site;
 			p->large_cpu = (uint16_t)cpu->id;
 			k->kmalloc_large++;
@@ -333,6 +340,7 @@ void kfree(struct kernel *k, struct sim_cpu *cpu, kaddr_t obj)
 		bool other_node = other_cpu && from < (unsigned int)k->m->ncpus &&
 				  k->m->topo[from].node != k->m->topo[cpu->id].node;
 		uint16_t site = page->large_site;
+		page->flags &= ~PG_large;
 		__free_pages(&k->pa, cpu, page, order);
 		k->kfree_large++;
 		kmem_stat_free(&k->kmem, NULL, site, (uint32_t)((size_t)PAGE_SIZE << order),
@@ -356,8 +364,18 @@ void slab_obj_touch(struct kernel *k, struct sim_cpu *cpu, kaddr_t obj, int line
 {
 	hw_obj_prefetch(k->hw, cpu, obj >> 6, lines);	/* while the books are found */
 	struct page *page = virt_to_head_page(&k->pa, obj);
-	if (!page || !(page->flags & PG_slab))
+	if (!page)
 		return;
+	if (!(page->flags & PG_slab)) {
+		if (page->flags & PG_large) {	/* a kmalloc_large block: its own lines */
+			uint64_t first = (obj - page_address(page)) >> 6;
+			if (first + (uint64_t)lines > page->cl_cap)
+				lines = (int)(page->cl_cap - first);
+			hw_obj_access(k->hw, cpu, &page->cl[first], obj >> 6, lines, write,
+				      page->nid);
+		}
+		return;
+	}
 	unsigned int idx = slab_obj_index(page->slab, page, obj);
 	/* the object's books: a touched object is often freed soon (note_free);
 	 * its first line's last user, which hw_obj_access reads after its tags */

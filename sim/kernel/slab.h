@@ -43,6 +43,11 @@ int slab_check_pages(const struct kmem_cache *kc, struct page *const *all, int n
 		     const uint32_t *waiting, const char *policy, const char *where,
 		     struct sim_err *err);
 
+/* A block fresh from the page allocator (a kmalloc_large() block, a page
+ * fragment): its lines in no cache, as slab_page_prepare() makes a new
+ * slab's, so that accesses to it are priced line by line. */
+void page_block_prepare(struct page *page);
+
 /* The kmalloc cache serving `size` (kmalloc_slab), NULL if none. */
 struct kmem_cache *kmalloc_slab(struct kernel *k, size_t size);
 
@@ -51,7 +56,9 @@ struct kmem_cache *kmalloc_slab(struct kernel *k, size_t size);
  * looks in: the model's speed, not the simulated machine's. */
 void slab_obj_prefetch(struct kernel *k, struct sim_cpu *cpu, kaddr_t obj, int lines);
 
-/* Touch `lines` cache lines of an object the current task owns. */
+/* Touch `lines` cache lines of an object the current task owns: a slab
+ * object, or a kmalloc_large() block (priced from the block's own lines;
+ * slab_test's `*p = 22` on an 8 KB block is a miss on a real machine). */
 void slab_obj_touch(struct kernel *k, struct sim_cpu *cpu, kaddr_t obj, int lines, bool write);
 
 #endif

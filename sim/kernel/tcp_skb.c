@@ -141,23 +141,6 @@ void tcp_queue_free(struct tcp_queue *q)
 	memset(q, 0, sizeof(*q));
 }
 
-/* A page block freshly out of the page allocator: its lines in no cache
- * (as slab_page_prepare() makes a new slab's), so that the copies into it
- * and out of it are priced line by line. */
-static void tcp_block_prepare(struct page *page)
-{
-	uint32_t nlines = (uint32_t)((PAGE_SIZE << (page->flags & PG_head ? page->order : 0)) >> 6);
-	if (page->cl_cap < nlines) {
-		free(page->cl);
-		page->cl = malloc(nlines * sizeof(*page->cl));
-		if (!page->cl)
-			host_oom(__func__);
-		page->cl_cap = nlines;
-	}
-	for (uint32_t i = 0; i < nlines; i++)
-		page->cl[i] = -1;
-}
-
 /* A new chunk of TCP_CHUNK records: records never move, so a pointer to
  * one stays good while the task yields and other CPUs allocate. */
 static void *chunk_add(void ***chunks, int *nchunks, int *cap, size_t elem)
@@ -217,9 +200,6 @@ static int tcp_alloc_skb(struct task *t, struct tcp_net *net, unsigned int size,
 			/* memset of the header (and fclone_ref), shinfo init */
 			slab_obj_touch(k, cpu, head, SKB_HEAD_LINES + (fclone ? 1 : 0), true);
 			slab_obj_touch(k, cpu, data, SKB_SHINFO_LINES, true);
-			struct page *dp = virt_to_head_page(&k->pa, data);
-			if (dp && !(dp->flags & PG_slab))	/* a kmalloc_large() block */
-				tcp_block_prepare(dp);
 			id = skb_record_new(net);
 			struct tcp_skb *skb = tcp_skb_at(net, id);
 			skb->head = head;
@@ -343,7 +323,7 @@ static int tcp_sndmsg_page(struct task *t, struct tcp_sock *sk)
 		kernel_violation(t->k, "tcp_sendmsg: no page for the payload of an skb");
 		return -1;
 	}
-	tcp_block_prepare(page);
+	page_block_prepare(page);
 	int pid = net->page_free;
 	if (pid >= 0) {
 		net->page_free = tcp_page_at(net, pid)->next_free;

@@ -55,9 +55,14 @@ done
 python3 - "$TMP/all/summary.json" "$TMP/r12/summary.json" <<'PY' || fail "CIs did not narrow with replicates"
 import json, sys
 a, b = (json.load(open(f)) for f in sys.argv[1:3])
-for p, q in zip(a["points"], b["points"]):
-    ca, cb = p["metrics"]["time"]["ci95"], q["metrics"]["time"]["ci95"]
-    assert q["metrics"]["time"]["n"] == 12 and cb < ca, (p["key"], ca, cb)
+# three replicates' sd is itself noisy: one point may draw three close
+# runs; the CIs must narrow at most points and in total (about 4x expected)
+pairs = [(p["metrics"]["time"]["ci95"], q["metrics"]["time"]["ci95"])
+         for p, q in zip(a["points"], b["points"])]
+assert all(q["metrics"]["time"]["n"] == 12 for q in b["points"])
+narrower = sum(cb < ca for ca, cb in pairs)
+assert narrower >= 0.75 * len(pairs), pairs
+assert sum(cb for _, cb in pairs) < 0.5 * sum(ca for ca, _ in pairs), pairs
 PY
 
 # machine expressions: 2 x CPUs per node is 16 on nehalem-ep (2 nodes of 8),

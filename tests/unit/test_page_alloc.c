@@ -1,5 +1,6 @@
 /* test_page_alloc.c - per-CPU page lists (batch, high), the buddy allocator
- * (split, merge), compound pages and page accounting. */
+ * (split, merge), compound pages and page accounting; a kmalloc_large()
+ * block's lines, cold when it comes from the page allocator. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -67,6 +68,51 @@ static void body(struct task *t, void *arg)
 	done = true;
 }
 
+/* kmalloc(8192) on SLUB goes to the page allocator (kmalloc_large): the
+ * block is no slab, but touching it is priced from its own lines: the first
+ * store a miss to memory, the next one a hit; a block handed out again is
+ * cold again, as a new slab's lines are. */
+static void large_body(struct task *t, void *arg)
+{
+	bool *ok = arg;
+	struct kernel *k = t->k;
+	struct sim_cpu *cpu = task_cpu(t);
+	kaddr_t p = __kmalloc(k, cpu, 8192, GFP_KERNEL);
+	assert_true(p != 0);
+	struct page *head = virt_to_head_page(&k->pa, p);
+	assert_true((head->flags & PG_large) && !(head->flags & PG_slab));
+	assert_int_equal(head->order, 1);
+	uint64_t loads = k->hw->stats.mem_loads;
+	slab_obj_touch(k, cpu, p, 1, true);		/* *p = 22 */
+	assert_int_equal(k->hw->stats.mem_loads, loads + 1);
+	slab_obj_touch(k, cpu, p, 1, true);		/* *p = 23: in the cache */
+	assert_int_equal(k->hw->stats.mem_loads, loads + 1);
+	slab_obj_touch(k, cpu, p + 8192 - 64, 4, false);	/* the last line, no further */
+	assert_int_equal(k->hw->stats.mem_loads, loads + 2);
+	kfree(k, cpu, p);
+	assert_false(head->flags & PG_large);
+	kaddr_t q = __kmalloc(k, cpu, 8192, GFP_KERNEL);
+	assert_true(q != 0);
+	slab_obj_touch(k, cpu, q, 1, true);		/* fresh again: cold */
+	assert_int_equal(k->hw->stats.mem_loads, loads + 3);
+	kfree(k, cpu, q);
+	*ok = true;
+}
+
+static void test_kmalloc_large_lines(void **state)
+{
+	(void)state;
+	struct run_config cfg = { .machine = "tigerton", .policy = "slub", .seed = 1 };
+	struct sim_err err;
+	bool ok = false;
+	assert_int_equal(run_configure(&r, &cfg, &err), 0);
+	assert_int_equal(run_build(&r, &err), 0);
+	task_create(&r.k.sched, NULL, large_body, &ok, "test", NULL, 0);
+	engine_run(&r.eng);
+	assert_true(ok);
+	run_free(&r);
+}
+
 static void test_page_allocator(void **state)
 {
 	(void)state;
@@ -85,6 +131,7 @@ int main(void)
 	setenv("SLABSIM_MACHINES", "machines", 1);
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_page_allocator),
+		cmocka_unit_test(test_kmalloc_large_lines),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
