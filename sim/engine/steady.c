@@ -35,12 +35,19 @@ int steady_plan(struct steady *s, uint64_t total_units, const char *unit)
 	s->stop = s->verdict;
 	s->cap = STEADY_OBSERVATIONS + 16;
 	s->obs = malloc((size_t)s->cap * sizeof(*s->obs));
-	return s->obs ? 0 : -1;
+	s->gauge = malloc((size_t)s->cap * sizeof(*s->gauge));
+	return s->obs && s->gauge ? 0 : -1;
+}
+
+void steady_plan_gauge(struct steady *s, const char *name)
+{
+	s->gauge_name = s->total_units ? name : NULL;
 }
 
 void steady_destroy(struct steady *s)
 {
 	free(s->obs);
+	free(s->gauge);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -66,11 +73,16 @@ void steady_close(struct steady *s, uint64_t now)
 		if (s->nobs == s->cap) {
 			int cap = 2 * s->cap;
 			double *o = realloc(s->obs, (size_t)cap * sizeof(*o));
-			if (!o)
+			if (o)
+				s->obs = o;
+			double *g = o ? realloc(s->gauge, (size_t)cap * sizeof(*g)) : NULL;
+			if (g)
+				s->gauge = g;
+			if (!o || !g)
 				return;	/* keep the series it has; judging goes on */
-			s->obs = o;
 			s->cap = cap;
 		}
+		s->gauge[s->nobs] = s->gauge_now;
 		s->obs[s->nobs++] = each;
 		if (s->nobs % STEADY_JUDGE_EVERY)
 			continue;
@@ -193,6 +205,10 @@ double steady_outcome(const struct steady *s, uint64_t done, double cycles, doub
 		out->series = s->obs;
 		out->nseries = s->nobs;
 		out->series_units = s->batch_units;
+		out->gauge_name = s->gauge_name;
+		out->gauge = s->gauge_name ? s->gauge : NULL;
+		out->warmup_obs = v->warmup_obs;
+		out->stop_obs = v->settled ? (int)(v->units / s->batch_units) : 0;
 	}
 	if (!v->settled || !s->total_units)
 		return out->seconds;

@@ -71,6 +71,10 @@ struct steady_outcome {
 	const double *series;		/* observe: seconds per observation */
 	int nseries;
 	uint64_t series_units;		/* units per observation */
+	const char *gauge_name;		/* observe: the workload's state gauge, */
+	const double *gauge;		/* its value as each observation closed */
+	int warmup_obs, stop_obs;	/* observe: where the warm-up ended, where
+					 * auto would have stopped (observations) */
 };
 
 struct steady {
@@ -85,6 +89,9 @@ struct steady {
 	uint64_t last;			/* cycles when the last one closed */
 	double *obs;			/* cycles of each closed observation */
 	int nobs, cap;
+	const char *gauge_name;		/* the workload's state gauge ("slab_pages"): */
+	double gauge_now;		/* kept current by the workload, */
+	double *gauge;			/* recorded as each observation closes */
 	struct steady_verdict verdict;	/* the latest judgement */
 	struct steady_verdict stop;	/* the one that settled (observe: would have) */
 	bool settled;			/* auto: stop now */
@@ -97,6 +104,12 @@ void steady_destroy(struct steady *s);
 /* The workload's units of work: `total_units` in the whole run, each named
  * `unit` ("messages"). Only a workload that calls this is sampled. */
 int steady_plan(struct steady *s, uint64_t total_units, const char *unit);
+
+/* Name the workload's state gauge (hackbench: "slab_pages"), a figure of
+ * its state that the rate may not show moving. The workload keeps
+ * `s->gauge_now` current; observe reports it beside the rate, as
+ * `series_NAME`. */
+void steady_plan_gauge(struct steady *s, const char *name);
 
 /* Unit 0 starts at cycle `now` (the workload's clock starts). */
 void steady_start(struct steady *s, uint64_t now);

@@ -40,6 +40,13 @@ static cJSON *sample_json(const struct steady_outcome *o)
 		cJSON *a = cJSON_AddArrayToObject(s, "series_cycles");
 		for (int i = 0; i < o->nseries; i++)
 			cJSON_AddItemToArray(a, cJSON_CreateNumber(o->series[i]));
+		if (o->gauge) {	/* the state beside the rate */
+			char name[64];
+			snprintf(name, sizeof(name), "series_%s", o->gauge_name);
+			cJSON *g = cJSON_AddArrayToObject(s, name);
+			for (int i = 0; i < o->nseries; i++)
+				cJSON_AddItemToArray(g, cJSON_CreateNumber(o->gauge[i]));
+		}
 	}
 	return s;
 }

@@ -198,6 +198,18 @@ static void print_sample(FILE *out, const struct steady_outcome *o)
 		fprintf(out, "Sampling (sample=%s): did not settle (%s); simulated in full\n", mode,
 			o->why ? o->why : "");
 	}
+	if (o->gauge && o->nseries > 0 && o->warmup_obs < o->nseries) {
+		/* what the rate may not show: a skip would not age the state */
+		fprintf(out, "Sampling (sample=observe): %s %.0f when the warm-up ended", o->gauge_name,
+			o->gauge[o->warmup_obs]);
+		int from = 0;
+		if (o->stop_obs > 0 && o->stop_obs <= o->nseries) {
+			fprintf(out, ", %.0f where auto would have stopped", o->gauge[o->stop_obs - 1]);
+			from = o->stop_obs;
+		}
+		fprintf(out, ", %.0f halfway through the rest (series_%s in the JSON)\n",
+			o->gauge[(from + o->nseries) / 2], o->gauge_name);
+	}
 }
 
 /* Fault injection and the page allocator's own failures, when there were

@@ -1,7 +1,8 @@
 # test_sample.sh - sample=auto stops simulating once hackbench's rate of
 # messages has settled and extrapolates the rest: the JSON and the text say
 # so, with a CI, and the figure agrees with the exact run; sample=observe
-# runs in full and says where auto would have stopped; a run that does not
+# runs in full and says where auto would have stopped, with the slab pages
+# beside the rate (a state a skip does not age); a run that does not
 # settle is simulated in full and says why; a workload without units says
 # so; bad values are refused; the same seed gives the same sampled JSON.
 . tests/cli/lib.sh
@@ -50,7 +51,13 @@ s = o['sample']
 assert s['simulated_fraction'] == 1 and not s['extrapolated']
 assert 0 < s['auto_fraction'] < 1 and abs(s['auto_seconds'] - e['sim_seconds']) < 0.05 * e['sim_seconds']
 assert len(s['series_cycles']) == 1000 and s['series_units'] == 3200
+g = s['series_slab_pages']	# the state beside the rate
+assert len(g) == 1000 and all(x >= 0 for x in g) and max(g) > 0 and g[0] != g[500]
 PY
+grep -q '^Sampling (sample=observe): slab_pages [0-9]* when the warm-up ended, [0-9]* where auto would have stopped, [0-9]* halfway through the rest' \
+	"$TMP/obs.txt" || fail "observe's slab_pages line: $(grep Sampling "$TMP/obs.txt")"
+json "$TMP/auto.json" "'series_slab_pages' not in d['result']['sample']"
+grep -q 'slab_pages' "$TMP/auto.txt" && fail "auto must not print the observe gauge"
 grep -q 'Sampling (sample=observe): simulated in full; auto would have stopped at' "$TMP/obs.txt" ||
 	fail "observe's line: $(grep Sampling "$TMP/obs.txt")"
 # a lock collapse that comes and goes does not settle: simulated in full

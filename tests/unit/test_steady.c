@@ -39,6 +39,7 @@ static uint64_t feed(struct steady *s, uint64_t units, double (*cost)(uint64_t, 
 	steady_start(s, (uint64_t)t);
 	for (uint64_t i = 0; i < units; i++) {
 		t += cost(i, units);
+		s->gauge_now = (double)(i + 1);
 		if (steady_note(s, 1, (uint64_t)t)) {
 			*cycles = t - 1e6;
 			return i + 1;
@@ -165,6 +166,7 @@ static void test_observe_runs_to_the_end(void **state)
 	struct steady s;
 	steady_init(&s, STEADY_OBSERVE, 0.01);
 	steady_plan(&s, 2000000, "messages");
+	steady_plan_gauge(&s, "units_fed");
 	double cycles;
 	uint64_t done = feed(&s, 2000000, warmup_then_flat, &cycles);
 	assert_int_equal(done, 2000000);
@@ -176,6 +178,10 @@ static void test_observe_runs_to_the_end(void **state)
 	assert_true(o.would_fraction > 0 && o.would_fraction < 0.5);
 	assert_true(fabs(o.would_seconds - secs) < 0.02 * secs);
 	assert_int_equal(o.nseries, 1000);
+	/* the gauge, as the workload kept it, at each observation's close */
+	assert_string_equal(o.gauge_name, "units_fed");
+	assert_true(o.gauge[0] == 2000 && o.gauge[999] == 2000000);
+	assert_true(o.stop_obs > o.warmup_obs && o.stop_obs < 1000);
 	steady_destroy(&s);
 }
 
