@@ -39,9 +39,10 @@ int steady_plan(struct steady *s, uint64_t total_units, const char *unit)
 	return s->obs && s->gauge ? 0 : -1;
 }
 
-void steady_plan_gauge(struct steady *s, const char *name)
+void steady_plan_gauge(struct steady *s, const char *name, const uint64_t *value)
 {
 	s->gauge_name = s->total_units ? name : NULL;
+	s->gauge_src = value;
 }
 
 void steady_destroy(struct steady *s)
@@ -82,7 +83,7 @@ void steady_close(struct steady *s, uint64_t now)
 				return;	/* keep the series it has; judging goes on */
 			s->cap = cap;
 		}
-		s->gauge[s->nobs] = s->gauge_now;
+		s->gauge[s->nobs] = s->gauge_name ? (double)*s->gauge_src : 0;
 		s->obs[s->nobs++] = each;
 		if (s->nobs % STEADY_JUDGE_EVERY)
 			continue;

@@ -89,8 +89,8 @@ struct steady {
 	uint64_t last;			/* cycles when the last one closed */
 	double *obs;			/* cycles of each closed observation */
 	int nobs, cap;
-	const char *gauge_name;		/* the workload's state gauge ("slab_pages"): */
-	double gauge_now;		/* kept current by the workload, */
+	const char *gauge_name;		/* the workload's state gauge ("slab_pages"), */
+	const uint64_t *gauge_src;	/* where its value lives, */
 	double *gauge;			/* recorded as each observation closes */
 	struct steady_verdict verdict;	/* the latest judgement */
 	struct steady_verdict stop;	/* the one that settled (observe: would have) */
@@ -106,10 +106,9 @@ void steady_destroy(struct steady *s);
 int steady_plan(struct steady *s, uint64_t total_units, const char *unit);
 
 /* Name the workload's state gauge (hackbench: "slab_pages"), a figure of
- * its state that the rate may not show moving. The workload keeps
- * `s->gauge_now` current; observe reports it beside the rate, as
- * `series_NAME`. */
-void steady_plan_gauge(struct steady *s, const char *name);
+ * its state that the rate may not show moving, read from `*value` as each
+ * observation closes; observe reports it beside the rate, as `series_NAME`. */
+void steady_plan_gauge(struct steady *s, const char *name, const uint64_t *value);
 
 /* Unit 0 starts at cycle `now` (the workload's clock starts). */
 void steady_start(struct steady *s, uint64_t now);

@@ -207,7 +207,6 @@ static void hb_receiver(struct task *t, void *arg)
 		}
 		hb->messages_read++;
 		struct steady *st = &t->k->steady;
-		st->gauge_now = (double)t->k->pa.slab_pages;
 		if (steady_note(st, 1, task_cpu(t)->clock) && !hb->settled)
 			hb_settled(hb, task_cpu(t)->clock);
 		if (st->nobs >= hb->next_mark && !hb->settled)
@@ -319,7 +318,7 @@ static int hb_start(struct kernel *k, const struct param_set *ps, void **state,
 	}
 	for (int g = 0; g < hb->groups; g++)
 		hb->packets[g] = (long)hb->fds * hb->loops;
-	steady_plan_gauge(&k->steady, "slab_pages");	/* fragmentation ages with the work */
+	steady_plan_gauge(&k->steady, "slab_pages", &k->pa.slab_pages);	/* ages with the work */
 	hb->next_mark = 10;	/* observations at the first mark */
 	unix_classes_init(k, &hb->uc);
 	for (int c = 0; c < channels; c++)
