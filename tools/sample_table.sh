@@ -86,6 +86,8 @@ for label, key, bound in rows:
         else:
             ok = True
             verdict = "not settled: simulated in full"
+            if s.get("state_refusals"):
+                verdict = "held back by the state: simulated in full"
         bad += not ok
         print("| %s | %d | %.3f | %.3f | +-%.3f | %.0f%% | %+.1f%% | %.0f s | %.0f s | %s |" % (
             label, seed, et, ar["sim_seconds"], s["ci_seconds"], 100 * s["simulated_fraction"],

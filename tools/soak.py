@@ -56,7 +56,8 @@ def draw(seed, i):
         w = (f"hackbench {r.randint(1, 5)} {r.choice(['process', 'thread'])} "
              f"{r.randint(2, 100)}")
         if r.random() < 0.3:
-            args += ["sample=auto", f"sample_ci={r.choice(['0.05', '0.2'])}"]
+            args += ["sample=auto", f"sample_ci={r.choice(['0.05', '0.2'])}",
+                     f"sample_state={r.choice(['0.2', '1000'])}"]
     elif kind == "slab_test":
         w = (f"slab_test run={r.randint(1, 31)} count={r.randint(20, 200)} "
              f"max_size={r.choice([64, 512, 4096, 16384])}")

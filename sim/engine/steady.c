@@ -12,11 +12,14 @@
 
 #define MSER_GROUP 5
 
-void steady_init(struct steady *s, enum steady_mode mode, double ci)
+void steady_init(struct steady *s, enum steady_mode mode, double ci, double state_tol)
 {
 	memset(s, 0, sizeof(*s));
 	s->mode = mode;
 	s->ci = ci;
+	s->state_tol = state_tol;
+	s->verdict.state_drift = -1;
+	s->held.state_drift = -1;
 	s->verdict.why = "the workload reports no units of work";
 	s->stop = s->verdict;
 }
@@ -88,6 +91,8 @@ void steady_close(struct steady *s, uint64_t now)
 		if (s->nobs % STEADY_JUDGE_EVERY)
 			continue;
 		steady_judge(s, &s->verdict);
+		if (!s->verdict.settled && !s->stop.settled)
+			s->held = s->verdict;	/* what held it back, last */
 		if (s->verdict.settled && !s->stop.settled) {
 			s->stop = s->verdict;
 			if (s->mode == STEADY_AUTO)
@@ -124,9 +129,26 @@ static int mser5(const double *x, int n)
 	return best_d;
 }
 
+/* The state test: the gauge's least-squares trend over the `k` batches of
+ * `b` observations from `gauge`, carried over the `rest` observations still
+ * to come, relative to its mean (0 for a gauge at zero). */
+static double state_drift(const double *gauge, int k, int b, double rest)
+{
+	double y[STEADY_BATCHES], x[STEADY_BATCHES];
+	for (int i = 0; i < k; i++) {
+		y[i] = gsl_stats_mean(gauge + i * b, 1, (size_t)b);
+		x[i] = (double)i * b;
+	}
+	double mean = gsl_stats_mean(y, 1, (size_t)k);
+	double c0, c1, cov00, cov01, cov11, sumsq;
+	gsl_fit_linear(x, 1, y, 1, (size_t)k, &c0, &c1, &cov00, &cov01, &cov11, &sumsq);
+	return mean > 0 ? fabs(c1) * rest / mean : 0;
+}
+
 void steady_judge(struct steady *s, struct steady_verdict *v)
 {
 	memset(v, 0, sizeof(*v));
+	v->state_drift = -1;
 	v->units = s->units;
 	v->time = s->last - s->start;
 	int n = s->nobs, m = n / MSER_GROUP;
@@ -180,6 +202,16 @@ void steady_judge(struct steady *s, struct steady_verdict *v)
 		v->why = "the batches are correlated";
 	else
 		v->settled = true;
+	if (v->settled && s->gauge_name) {
+		double rest = (double)(s->total_units - s->units) / (double)s->batch_units;
+		v->state_drift = state_drift(s->gauge + n - STEADY_BATCHES * b, k, b, rest);
+		if (v->state_drift > s->state_tol) {
+			v->settled = false;
+			s->state_refusals++;
+			v->why = "the state drifts (its trend would move the state gauge by more "
+				 "than sample_state over the rest)";
+		}
+	}
 	if (v->settled)
 		v->why = NULL;
 }
@@ -202,6 +234,12 @@ double steady_outcome(const struct steady *s, uint64_t done, double cycles, doub
 	out->batches = v->batches;
 	out->batch_obs = v->batch_obs;
 	out->why = v->why;
+	out->state_name = s->gauge_name;
+	out->state_drift = v->state_drift;
+	out->state_tol = s->state_tol;
+	out->held_why = v->settled ? s->held.why : NULL;
+	out->held_state_drift = s->held.state_drift;
+	out->state_refusals = s->state_refusals;
 	if (s->mode == STEADY_OBSERVE) {
 		out->series = s->obs;
 		out->nseries = s->nobs;

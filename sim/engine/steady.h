@@ -16,7 +16,14 @@
  *  - drift: the batch means must show no trend (the least-squares slope
  *    within its own 95% interval of zero), no step between the first and
  *    the second half (Welch's t-test at 5%), and no lag-1 autocorrelation
- *    beyond what 95% of independent batches show.
+ *    beyond what 95% of independent batches show;
+ *  - state: if the workload names a state gauge (hackbench: the slab pages
+ *    in use), its least-squares trend over the same batches, carried over
+ *    the rest of the run, must move it by no more than `state_tol` of its
+ *    mean.
+ *    A rate can stay flat while the state under it ages (slabs filling,
+ *    pages going back), and skipped work does not age it: the rate the rest
+ *    of the run sees is then not the one measured.
  *
  * The run settles when the CI's half-width is within `ci` of the mean and
  * every drift test passes, with at least STEADY_MIN_FRACTION of the run's
@@ -49,6 +56,8 @@ struct steady_verdict {
 	double per_unit;	/* mean cycles per unit after the warm-up */
 	double half_width;	/* 95% CI half-width of per_unit */
 	double slope_t, step_t, lag1;	/* the drift tests' statistics */
+	double state_drift;	/* the gauge's trend over the rest, relative to
+				 * its mean (-1: no gauge, or not judged) */
 	const char *why;	/* what kept it from settling */
 };
 
@@ -68,6 +77,12 @@ struct steady_outcome {
 	/* observe: where auto would have stopped, and what it would have said */
 	double would_fraction, would_seconds, would_ci_seconds;
 	const char *why;		/* why it did not settle */
+	const char *state_name;		/* the state gauge, if the workload has one: */
+	double state_drift, state_tol;	/* its trend over the rest (-1: not judged)
+					 * and the most it may move (sample_state) */
+	const char *held_why;		/* settled: what held it back until then */
+	double held_state_drift;	/* and the state's drift then (-1: none) */
+	int state_refusals;		/* judgements the state test alone failed */
 	const double *series;		/* observe: seconds per observation */
 	int nseries;
 	uint64_t series_units;		/* units per observation */
@@ -80,6 +95,7 @@ struct steady_outcome {
 struct steady {
 	enum steady_mode mode;
 	double ci;			/* target relative half-width */
+	double state_tol;		/* the most the gauge may move over the rest */
 	uint64_t total_units;		/* units of the whole run (0: not planned) */
 	const char *unit;		/* what a unit is ("messages") */
 	uint64_t batch_units;		/* units per observation */
@@ -94,11 +110,15 @@ struct steady {
 	double *gauge;			/* recorded as each observation closes */
 	struct steady_verdict verdict;	/* the latest judgement */
 	struct steady_verdict stop;	/* the one that settled (observe: would have) */
+	struct steady_verdict held;	/* the last one before that did not */
+	int state_refusals;		/* judgements the state test alone failed */
 	bool settled;			/* auto: stop now */
 };
 
-/* Sampling as the run asks for it (mode off: nothing happens). */
-void steady_init(struct steady *s, enum steady_mode mode, double ci);
+/* Sampling as the run asks for it (mode off: nothing happens): the CI's
+ * target half-width `ci` relative to the rate, and `state_tol`, the most the
+ * state gauge may move over the rest of the run, relative to its mean. */
+void steady_init(struct steady *s, enum steady_mode mode, double ci, double state_tol);
 void steady_destroy(struct steady *s);
 
 /* The workload's units of work: `total_units` in the whole run, each named

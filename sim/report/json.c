@@ -16,7 +16,8 @@ static cJSON *sample_json(const struct steady_outcome *o)
 	cJSON_AddStringToObject(s, "mode", modes[o->mode]);
 	cJSON_AddStringToObject(s, "method", "MSER-5 warm-up truncation; batch means (20 "
 				"batches), Student t 95% CI; drift tests: slope, Welch step between "
-				"halves, lag-1 autocorrelation");
+				"halves, lag-1 autocorrelation; state test: the state gauge's trend "
+				"over the rest within sample_state");
 	cJSON_AddBoolToObject(s, "supported", o->planned);
 	cJSON_AddBoolToObject(s, "settled", o->settled);
 	cJSON_AddBoolToObject(s, "extrapolated", o->extrapolated);
@@ -35,6 +36,15 @@ static cJSON *sample_json(const struct steady_outcome *o)
 	}
 	if (!o->settled)
 		cJSON_AddStringToObject(s, "not_settled", o->why ? o->why : "");
+	else if (o->held_why)	/* what held it back until it settled */
+		cJSON_AddStringToObject(s, "held_back", o->held_why);
+	if (o->state_name) {	/* the state test, as last judged */
+		cJSON_AddStringToObject(s, "state_gauge", o->state_name);
+		cJSON_AddNumberToObject(s, "state_tolerance", o->state_tol);
+		if (o->state_drift >= 0)
+			cJSON_AddNumberToObject(s, "state_drift", o->state_drift);
+		cJSON_AddNumberToObject(s, "state_refusals", o->state_refusals);
+	}
 	if (o->series) {	/* observe: the rate over the run */
 		cJSON_AddNumberToObject(s, "series_units", (double)o->series_units);
 		cJSON *a = cJSON_AddArrayToObject(s, "series_cycles");

@@ -170,6 +170,18 @@ static void print_profile(FILE *out, const struct run *r, const struct run_windo
 	}
 }
 
+/* Why sampling was held back: the state test with its figures, or the
+ * rule that failed. */
+static void print_held(FILE *out, const struct steady_outcome *o, const char *why, double drift)
+{
+	if (o->state_name && drift > o->state_tol)
+		fprintf(out, "the state drifts: at its trend, %s would move %.0f%% over the rest of "
+			"the run, more than sample_state=%g", o->state_name, 100 * drift,
+			o->state_tol);
+	else
+		fputs(why ? why : "", out);
+}
+
 /* What sample= did: how much was simulated, what was extrapolated. */
 static void print_sample(FILE *out, const struct steady_outcome *o)
 {
@@ -188,15 +200,25 @@ static void print_sample(FILE *out, const struct steady_outcome *o)
 			o->ci_seconds);
 	} else if (o->mode == STEADY_AUTO && o->settled) {
 		fprintf(out, "Sampling (sample=auto): settled (warm-up %llu %s), but too near the end "
-			"to skip any; simulated in full\n", (unsigned long long)o->warmup_units, o->unit);
+			"to skip any", (unsigned long long)o->warmup_units, o->unit);
+		if (o->held_why) {
+			fputs(" (until then: ", out);
+			print_held(out, o, o->held_why, o->held_state_drift);
+			fputc(')', out);
+		}
+		fputs("; simulated in full\n", out);
 	} else if (o->mode == STEADY_OBSERVE && o->settled) {
 		fprintf(out, "Sampling (sample=observe): simulated in full; auto would have stopped "
 			"at %.1f%% of the %s (warm-up %llu) and said %.3f s (95%% CI +-%.3f s)\n",
 			100 * o->would_fraction, o->unit, (unsigned long long)o->warmup_units,
 			o->would_seconds, o->would_ci_seconds);
 	} else {
-		fprintf(out, "Sampling (sample=%s): did not settle (%s); simulated in full\n", mode,
-			o->why ? o->why : "");
+		fprintf(out, "Sampling (sample=%s): did not settle (", mode);
+		print_held(out, o, o->why, o->state_drift);
+		if (o->state_refusals && !(o->state_drift > o->state_tol))
+			fprintf(out, "; before that the rate settled %d times over a state still "
+				"drifting", o->state_refusals);
+		fputs("); simulated in full\n", out);
 	}
 	if (o->gauge && o->nseries > 0 && o->warmup_obs < o->nseries) {
 		/* what the rate may not show: a skip would not age the state */

@@ -22,6 +22,9 @@ const struct param_def run_param_defs[] = {
 	  "95% CI; observe simulates all and reports where auto would have stopped" },
 	{ "sample_ci", PT_DOUBLE, "0.01", 0.0001, 0.5, NULL,
 	  "sample=auto: the 95% CI half-width, relative to the rate, to stop at" },
+	{ "sample_state", PT_DOUBLE, "0.2", 0.001, 1000, NULL,
+	  "sample=auto: the most the workload's state gauge (hackbench: the slab pages in use) "
+	  "may move over the rest of the run at its trend, relative to its mean, to stop at" },
 	{ NULL },
 };
 
@@ -239,7 +242,7 @@ int run_execute(struct run *r, struct sim_err *err)
 		return -1;
 	r->k.kmem.recording = r->cfg.record;
 	steady_init(&r->k.steady, (enum steady_mode)param_int(&r->rparams, "sample"),
-		    param_double(&r->rparams, "sample_ci"));
+		    param_double(&r->rparams, "sample_ci"), param_double(&r->rparams, "sample_state"));
 	int owner = hw_lock_owner_set(&r->hw, LOCK_OWNER_WORKLOAD);	/* its own locks */
 	int rc = r->wl->start(&r->k, &r->wparams, &r->wstate, err);
 	hw_lock_owner_set(&r->hw, owner);

@@ -3,13 +3,18 @@
 # so, with a CI, and the figure agrees with the exact run; sample=observe
 # runs in full and says where auto would have stopped, with the slab pages
 # beside the rate (a state a skip does not age); a run that does not
-# settle is simulated in full and says why; a workload without units says
-# so; bad values are refused; the same seed gives the same sampled JSON.
+# settle, or whose state still drifts more than sample_state allows, is
+# simulated in full and says why; a workload without units says so; bad
+# values are refused; the same seed gives the same sampled JSON.
 . tests/cli/lib.sh
 RUN="$SLABSIM run -m tigerton -p slub slub_min_objects=64 slub_max_order=3 -w"
 W='hackbench 40 process 200'
+# at this size the slab pages still sink when the rate settles: the
+# mechanics of the extrapolation are tested with the state test off, the
+# state test itself below
+S='sample_ci=0.05 sample_state=1000'
 $RUN "$W" --json "$TMP/exact.json" > "$TMP/exact.txt" || fail "exact run failed"
-$RUN "$W" sample=auto sample_ci=0.05 --json "$TMP/auto.json" > "$TMP/auto.txt" ||
+$RUN "$W" sample=auto $S --json "$TMP/auto.json" > "$TMP/auto.txt" ||
 	fail "sampled run failed: $(tail -3 "$TMP/auto.txt")"
 grep -q '^Time: [0-9.]* (extrapolated from [0-9.]*% of the messages, 95% CI +-[0-9.]* s)$' \
 	"$TMP/auto.txt" || fail "the Time line must say it is extrapolated: $(grep Time "$TMP/auto.txt")"
@@ -22,6 +27,9 @@ json "$TMP/auto.json" "d['result']['sample']['ci_seconds'] > 0 and d['result']['
 json "$TMP/auto.json" "d['result']['sample']['warmup_units'] > 0"
 json "$TMP/auto.json" "d['result']['sample']['method'].startswith('MSER-5')"
 json "$TMP/auto.json" "d['result']['sample']['units_simulated'] < d['result']['sample']['units']"
+json "$TMP/auto.json" "d['result']['sample']['state_gauge'] == 'slab_pages'"
+json "$TMP/auto.json" "0 <= d['result']['sample']['state_drift'] <= d['result']['sample']['state_tolerance'] == 1000"
+json "$TMP/auto.json" "d['result']['sample']['state_refusals'] == 0"
 json "$TMP/auto.json" "d['result']['events'] < json.load(open('$TMP/exact.json'))['result']['events'] * 0.8"
 python3 - "$TMP/exact.json" "$TMP/auto.json" <<'PY' || fail "sampled time too far from the exact one"
 import json, sys
@@ -36,13 +44,13 @@ PY
 json "$TMP/exact.json" "'sample' not in d['result']"
 grep -q Sampling "$TMP/exact.txt" && fail "an exact run must not print a Sampling line"
 # the same seed, the same sampled run
-$RUN "$W" sample=auto sample_ci=0.05 --json "$TMP/auto2.json" > /dev/null || fail "second run failed"
+$RUN "$W" sample=auto $S --json "$TMP/auto2.json" > /dev/null || fail "second run failed"
 strip() { sed -E '/"(wall_seconds|events_per_second|host_peak_rss_mb)":/d' "$1"; }
 strip "$TMP/auto.json" > "$TMP/a1"
 strip "$TMP/auto2.json" > "$TMP/a2"
 cmp -s "$TMP/a1" "$TMP/a2" || fail "sample=auto is not reproducible"
 # observe: the exact figure, and where auto would have stopped
-$RUN "$W" sample=observe sample_ci=0.05 --json "$TMP/obs.json" > "$TMP/obs.txt" || fail "observe failed"
+$RUN "$W" sample=observe $S --json "$TMP/obs.json" > "$TMP/obs.txt" || fail "observe failed"
 python3 - "$TMP/exact.json" "$TMP/obs.json" <<'PY' || fail "observe must give the exact time"
 import json, sys
 e, o = (json.load(open(f))['result'] for f in sys.argv[1:])
@@ -68,6 +76,18 @@ grep -q '^Sampling (sample=auto): did not settle (.*); simulated in full' "$TMP/
 json "$TMP/c.json" "not d['result']['sample']['extrapolated'] and d['result']['sample']['simulated_fraction'] == 1"
 json "$TMP/c.json" "len(d['result']['sample']['not_settled']) > 0"
 grep -q extrapolated "$TMP/c.txt" && fail "a run that did not settle must not be extrapolated"
+# a flat rate over a state that still sinks is not extrapolated: the
+# default sample_state (0.2) holds it back until the state holds still
+# (late in this run); a tight one until too near the end to skip any
+$RUN "$W" sample=auto sample_ci=0.05 --json "$TMP/d.json" > /dev/null || fail "default run failed"
+json "$TMP/d.json" "d['result']['sample']['simulated_fraction'] > json.load(open('$TMP/auto.json'))['result']['sample']['simulated_fraction'] + 0.2"
+$RUN "$W" sample=auto sample_ci=0.05 sample_state=0.02 --json "$TMP/s.json" > "$TMP/s.txt" ||
+	fail "state run failed"
+grep -q '^Sampling (sample=auto): .* (until then: the state drifts: at its trend, slab_pages would move [0-9]*% over the rest of the run, more than sample_state=0.02); simulated in full$' \
+	"$TMP/s.txt" || fail "a drifting state must say so: $(grep Sampling "$TMP/s.txt")"
+json "$TMP/s.json" "not d['result']['sample']['extrapolated'] and 'state drifts' in d['result']['sample']['held_back']"
+json "$TMP/s.json" "d['result']['sample']['state_refusals'] > 0"
+json "$TMP/s.json" "d['result']['sim_seconds'] == json.load(open('$TMP/exact.json'))['result']['sim_seconds']"
 # a workload that reports no units runs in full and says so
 $SLABSIM run -m tigerton -p slub -w 'slab_test run=1 count=50 max_size=64' sample=auto \
 	--json "$TMP/st.json" > "$TMP/st.txt" || fail "slab_test with sample=auto failed"
@@ -78,6 +98,8 @@ json "$TMP/st.json" "d['result']['sample']['supported'] is False"
 expect_exit 2 "one of: off|auto|observe" $RUN "$W" sample=maybe
 expect_exit 2 "sample_ci" $RUN "$W" sample=auto sample_ci=2
 expect_exit 2 "sample_ci" $RUN "$W" sample=auto sample_ci=0
+expect_exit 2 "sample_state" $RUN "$W" sample=auto sample_state=0
+expect_exit 2 "sample_state" $RUN "$W" sample=auto sample_state=-1
 # listed among the parameters
 $SLABSIM list params | grep -q '^run:' || fail "list params must show the run's parameters"
 $SLABSIM list params | grep -q 'sample  *default off' || fail "list params must show sample"
