@@ -8,8 +8,8 @@ set xlabel 'published'
 set ylabel 'simulated'
 unset key
 set title 'C1'
-set xrange [3.75367:487.5]
-set yrange [3.75367:487.5]
+set xrange [3.68001:487.5]
+set yrange [3.68001:487.5]
 plot x lc rgb 'gray', 'validation.dat' index 0 using 1:2:3:4 with yerrorbars pt 7 ps 0.6 lc rgb '#0060a0'
 set title 'C2'
 set xrange [21.9333:2365.35]
@@ -32,8 +32,8 @@ set xrange [0.6358:2.16425]
 set yrange [0.6358:2.16425]
 plot x lc rgb 'gray', 'validation.dat' index 5 using 1:2:3:4 with yerrorbars pt 7 ps 0.6 lc rgb '#0060a0'
 set title 'V3'
-set xrange [0.600021:1.9589]
-set yrange [0.600021:1.9589]
+set xrange [0.600021:1.96332]
+set yrange [0.600021:1.96332]
 plot x lc rgb 'gray', 'validation.dat' index 6 using 1:2:3:4 with yerrorbars pt 7 ps 0.6 lc rgb '#0060a0'
 set title 'V4'
 set xrange [488.133:6089.85]

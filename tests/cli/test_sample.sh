@@ -83,7 +83,7 @@ $RUN "$W" sample=auto sample_ci=0.05 --json "$TMP/d.json" > /dev/null || fail "d
 json "$TMP/d.json" "d['result']['sample']['simulated_fraction'] > json.load(open('$TMP/auto.json'))['result']['sample']['simulated_fraction'] + 0.2"
 $RUN "$W" sample=auto sample_ci=0.05 sample_state=0.02 --json "$TMP/s.json" > "$TMP/s.txt" ||
 	fail "state run failed"
-grep -q '^Sampling (sample=auto): .* (until then: the state drifts: at its trend, slab_pages would move [0-9]*% over the rest of the run, more than sample_state=0.02); simulated in full$' \
+grep -q '^Sampling (sample=auto): .* (until then: the state drifts: at its trend, slab_pages would move [0-9.]*% over the rest of the run, more than sample_state=0.02); simulated in full$' \
 	"$TMP/s.txt" || fail "a drifting state must say so: $(grep Sampling "$TMP/s.txt")"
 json "$TMP/s.json" "not d['result']['sample']['extrapolated'] and 'state drifts' in d['result']['sample']['held_back']"
 json "$TMP/s.json" "d['result']['sample']['state_refusals'] > 0"
