@@ -234,7 +234,7 @@ double steady_outcome(const struct steady *s, uint64_t done, double cycles, doub
 	out->batches = v->batches;
 	out->batch_obs = v->batch_obs;
 	out->why = v->why;
-	out->state_name = s->gauge_name;
+	out->gauge_name = s->gauge_name;
 	out->state_drift = v->state_drift;
 	out->state_tol = s->state_tol;
 	out->held_why = v->settled ? s->held.why : NULL;
@@ -244,7 +244,6 @@ double steady_outcome(const struct steady *s, uint64_t done, double cycles, doub
 		out->series = s->obs;
 		out->nseries = s->nobs;
 		out->series_units = s->batch_units;
-		out->gauge_name = s->gauge_name;
 		out->gauge = s->gauge_name ? s->gauge : NULL;
 		out->warmup_obs = v->warmup_obs;
 		out->stop_obs = v->settled ? (int)(v->units / s->batch_units) : 0;

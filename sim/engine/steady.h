@@ -77,7 +77,7 @@ struct steady_outcome {
 	/* observe: where auto would have stopped, and what it would have said */
 	double would_fraction, would_seconds, would_ci_seconds;
 	const char *why;		/* why it did not settle */
-	const char *state_name;		/* the state gauge, if the workload has one: */
+	const char *gauge_name;		/* the state gauge, if the workload has one: */
 	double state_drift, state_tol;	/* its trend over the rest (-1: not judged)
 					 * and the most it may move (sample_state) */
 	const char *held_why;		/* settled: what held it back until then */
@@ -86,8 +86,8 @@ struct steady_outcome {
 	const double *series;		/* observe: seconds per observation */
 	int nseries;
 	uint64_t series_units;		/* units per observation */
-	const char *gauge_name;		/* observe: the workload's state gauge, */
-	const double *gauge;		/* its value as each observation closed */
+	const double *gauge;		/* observe: the state gauge as each
+					 * observation closed */
 	int warmup_obs, stop_obs;	/* observe: where the warm-up ended, where
 					 * auto would have stopped (observations) */
 };

@@ -38,8 +38,8 @@ static cJSON *sample_json(const struct steady_outcome *o)
 		cJSON_AddStringToObject(s, "not_settled", o->why ? o->why : "");
 	else if (o->held_why)	/* what held it back until it settled */
 		cJSON_AddStringToObject(s, "held_back", o->held_why);
-	if (o->state_name) {	/* the state test, as last judged */
-		cJSON_AddStringToObject(s, "state_gauge", o->state_name);
+	if (o->gauge_name) {	/* the state test, as last judged */
+		cJSON_AddStringToObject(s, "state_gauge", o->gauge_name);
 		cJSON_AddNumberToObject(s, "state_tolerance", o->state_tol);
 		if (o->state_drift >= 0)
 			cJSON_AddNumberToObject(s, "state_drift", o->state_drift);

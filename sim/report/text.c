@@ -174,9 +174,9 @@ static void print_profile(FILE *out, const struct run *r, const struct run_windo
  * rule that failed. */
 static void print_held(FILE *out, const struct steady_outcome *o, const char *why, double drift)
 {
-	if (o->state_name && drift > o->state_tol)
+	if (o->gauge_name && drift > o->state_tol)
 		fprintf(out, "the state drifts: at its trend, %s would move %.1f%% over the rest of "
-			"the run, more than sample_state=%g", o->state_name, 100 * drift,
+			"the run, more than sample_state=%g", o->gauge_name, 100 * drift,
 			o->state_tol);
 	else
 		fputs(why ? why : "", out);

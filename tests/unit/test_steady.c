@@ -245,7 +245,7 @@ static void test_state_drift_does_not_settle(void **state)
 	assert_int_equal(over_state(state_sinks, 0.2, 1600000, &o), 1600000);
 	assert_false(o.settled || o.extrapolated);
 	assert_non_null(strstr(o.why, "state drifts"));
-	assert_string_equal(o.state_name, "slab_pages");
+	assert_string_equal(o.gauge_name, "slab_pages");
 	assert_true(o.state_drift > 0.2 && o.state_tol == 0.2);
 	assert_true(o.state_refusals > 0);	/* the rate alone had settled */
 	assert_true(over_state(state_sinks, 1000, 2000000, &o) < 2000000 / 2);
