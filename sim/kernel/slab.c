@@ -352,6 +352,33 @@ void kfree(struct kernel *k, struct sim_cpu *cpu, kaddr_t obj)
 	sym_exit(cpu, psym);
 }
 
+void kmem_stream_write(struct kernel *k, struct sim_cpu *cpu, kaddr_t addr, size_t bytes)
+{
+	struct page *page = virt_to_head_page(&k->pa, addr);
+	if (!page || !bytes || !(page->flags & (PG_slab | PG_large)))
+		return;
+	uint64_t first = addr >> 6, last = (addr + bytes - 1) >> 6;
+	hw_stream_access(k->hw, cpu, &page->cl[first - (page_address(page) >> 6)], first,
+			 (int)(last - first + 1), 1, page->nid);
+}
+
+kaddr_t kzalloc(struct kernel *k, struct sim_cpu *cpu, size_t size, gfp_t gfp)
+{
+	kaddr_t obj = __kmalloc(k, cpu, size, gfp);
+	if (obj)
+		kmem_stream_write(k, cpu, obj, size);
+	return obj;
+}
+
+void kmem_word_touch(struct kernel *k, struct sim_cpu *cpu, kaddr_t addr, bool write)
+{
+	struct page *page = virt_to_head_page(&k->pa, addr);
+	if (!page || !(page->flags & (PG_slab | PG_large)))
+		return;
+	hw_obj_access(k->hw, cpu, &page->cl[(addr - page_address(page)) >> 6], addr >> 6, 1, write,
+		      page->nid);
+}
+
 void slab_obj_prefetch(struct kernel *k, struct sim_cpu *cpu, kaddr_t obj, int lines)
 {
 	hw_obj_prefetch(k->hw, cpu, obj >> 6, lines);

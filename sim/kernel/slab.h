@@ -34,6 +34,21 @@ kaddr_t __kmalloc(struct kernel *k, struct sim_cpu *cpu, size_t size, gfp_t gfp)
 kaddr_t __kmalloc_track_caller(struct kernel *k, struct sim_cpu *cpu, size_t size, gfp_t gfp);
 void kfree(struct kernel *k, struct sim_cpu *cpu, kaddr_t obj);
 
+/* kzalloc(): __kmalloc, then the memset that clears the block, a stream of
+ * stores over every line of it on `cpu` (0 if the allocation failed). */
+kaddr_t kzalloc(struct kernel *k, struct sim_cpu *cpu, size_t size, gfp_t gfp);
+
+/* Stores to every line of [addr, addr + bytes), in order, inside one slab
+ * or kmalloc_large block (a memset, an array being initialised): a
+ * prefetched stream (hw_stream_access). */
+void kmem_stream_write(struct kernel *k, struct sim_cpu *cpu, kaddr_t addr, size_t bytes);
+
+/* A load or store of the word at `addr`, anywhere inside a block kmalloc
+ * returned (a slab object or a kmalloc_large block): the one line holding
+ * it, priced from the block's own line books (a module walking an array of
+ * pointers it kzalloc'ed). */
+void kmem_word_touch(struct kernel *k, struct sim_cpu *cpu, kaddr_t addr, bool write);
+
 /* The books of a policy's slabs `all[0..nall)` (slab_books.c): free chains,
  * inuse, and the live objects plus waiting[i] of slab i that the policy
  * holds in `where` (its arrays, lists) against kc->live; `policy` names

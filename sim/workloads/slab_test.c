@@ -11,6 +11,12 @@
  * 3-5 for sizes 8..PAGE_SIZE, their two phases separated by completions,
  * on the first `cpus` CPUs (the online CPUs of a kernel booted with
  * maxcpus=N; default all).
+ * Each kthread of tests 3-5 kzalloc's its array of TEST_COUNT pointers
+ * (t->v) on its own CPU; tests 3 and 4 price its lines where the module
+ * stores and loads them, so CPU 0's remote frees in test 4 read every other
+ * CPU's array from that CPU's cache, a line per 8 objects (test 5 prices
+ * the slot being written as one line). The single-thread tests' array
+ * stays on CPU 0 and is not priced: C2's per-path figures include it.
  * Cycles come from each CPU's get_cycles(); the output lines are the
  * module's, and so is its arithmetic (per CPU: phase cycles / TEST_COUNT). */
 #include <stdio.h>
@@ -37,12 +43,13 @@ static const struct param_def slab_test_params[] = {
 	{ NULL },
 };
 
-enum { PHASE_IDLE, PHASE_1, PHASE_2 };
+enum { PHASE_IDLE, PHASE_SETUP, PHASE_1, PHASE_2 };
 
 struct st_cpu {
 	struct slab_test *st;
 	int cpu;
 	kaddr_t *v;			/* its TEST_COUNT object pointers */
+	kaddr_t varr;			/* where the module's t->v is: kzalloc'ed per test */
 	int filled;			/* test 5: slots CPU 0 has filled */
 	struct hw_line vline;		/* the line of v[] being written (test 5) */
 	uint64_t start1, stop1, start2, stop2;
@@ -141,24 +148,32 @@ static void concurrent_phase(struct task *t, struct st_cpu *me, int phase)
 	}
 	switch (st->test * 10 + phase) {
 	case 31:	/* kmalloc_alloc_then_free_test_p1 */
-		for (int i = 0; i < n; i++)
+		for (int i = 0; i < n; i++) {
 			me->v[i] = alloc_touch(k, cpu, size);
+			kmem_word_touch(k, cpu, me->varr + 8 * (kaddr_t)i, true);
+		}
 		break;
 	case 32:
-		for (int i = 0; i < n; i++)
+		for (int i = 0; i < n; i++) {
+			kmem_word_touch(k, cpu, me->varr + 8 * (kaddr_t)i, false);
 			touch_free(k, cpu, me->v[i]);
+		}
 		break;
 	case 41:	/* remote_free_test_p1: no allocations on CPU 0 */
-		for (int i = 0; i < n; i++)
+		for (int i = 0; i < n; i++) {
 			me->v[i] = me->cpu ? alloc_touch(k, cpu, size) : 0;
+			kmem_word_touch(k, cpu, me->varr + 8 * (kaddr_t)i, true);
+		}
 		break;
-	case 42:	/* all frees on CPU 0 */
+	case 42:	/* all frees on CPU 0, reading every CPU's t->v */
 		if (me->cpu)
 			break;
 		for (int i = 0; i < n; i++)
-			for (int c = 0; c < st->ncpus; c++)
+			for (int c = 0; c < st->ncpus; c++) {
+				kmem_word_touch(k, cpu, st->cpu[c].varr + 8 * (kaddr_t)i, false);
 				if (st->cpu[c].v[i])
 					touch_free(k, cpu, st->cpu[c].v[i]);
+			}
 		break;
 	case 51:	/* alloc_n_free_test_p1 */
 		if (me->cpu) {	/* consumer: spin until the slot is filled */
@@ -191,6 +206,18 @@ static void arrive(struct task *t, struct slab_test *st)
 		wake_up(t, &st->done_wait, false);
 }
 
+/* kfree(t->v). The module frees it as soon as its own phase 2 ends, while
+ * CPU 0 may still be reading it (test 4): the block stays mapped and its
+ * lines where they were, so the model frees it when the kthread next starts
+ * (the next test's set-up, or the end), keeping its lines' books for those
+ * reads. */
+static void free_varr(struct task *t, struct st_cpu *me)
+{
+	if (me->varr)
+		kfree(t->k, task_cpu(t), me->varr);
+	me->varr = 0;
+}
+
 /* test_func(): a kthread pinned to its CPU, run once per test and size. */
 static void st_kthread(struct task *t, void *arg)
 {
@@ -205,11 +232,16 @@ static void st_kthread(struct task *t, void *arg)
 			schedule(t);
 		}
 		finish_wait(t, &me->go);
-		if (st->quit)
+		if (st->quit) {
+			free_varr(t, me);
 			return;
+		}
 		seen = st->gen;
 		struct sim_cpu *cpu = task_cpu(t);
-		if (st->phase == PHASE_1) {
+		if (st->phase == PHASE_SETUP) {	/* t->v = kzalloc(count * sizeof(void *)) */
+			free_varr(t, me);
+			me->varr = kzalloc(t->k, cpu, (size_t)st->count * 8, GFP_KERNEL);
+		} else if (st->phase == PHASE_1) {
 			me->start1 = cpu->clock;
 			concurrent_phase(t, me, 1);
 			me->stop1 = task_cpu(t)->clock;
@@ -252,6 +284,7 @@ static void concurrent(struct task *t, struct slab_test *st, int test, int size,
 		st->cpu[c].filled = 0;
 		memset(st->cpu[c].v, 0, (size_t)st->count * sizeof(kaddr_t));
 	}
+	run_phase(t, st, PHASE_SETUP);	/* the kthreads start: tests_running */
 	run_phase(t, st, PHASE_1);
 	run_phase(t, st, PHASE_2);
 	double *per = malloc((size_t)st->ncpus * 2 * sizeof(double));

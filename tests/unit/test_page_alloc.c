@@ -1,6 +1,7 @@
 /* test_page_alloc.c - per-CPU page lists (batch, high), the buddy allocator
  * (split, merge), compound pages and page accounting; a kmalloc_large()
- * block's lines, cold when it comes from the page allocator. */
+ * block's lines, cold when it comes from the page allocator; kzalloc's
+ * cleared lines and a word's own line inside a block. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -99,18 +100,68 @@ static void large_body(struct task *t, void *arg)
 	*ok = true;
 }
 
-static void test_kmalloc_large_lines(void **state)
+/* Run `fn` as a task on Tigerton under `policy`; it sets its bool. */
+static void run_task(const char *policy, void (*fn)(struct task *, void *))
 {
-	(void)state;
-	struct run_config cfg = { .machine = "tigerton", .policy = "slub", .seed = 1 };
+	struct run_config cfg = { .machine = "tigerton", .policy = policy, .seed = 1 };
 	struct sim_err err;
 	bool ok = false;
 	assert_int_equal(run_configure(&r, &cfg, &err), 0);
 	assert_int_equal(run_build(&r, &err), 0);
-	task_create(&r.k.sched, NULL, large_body, &ok, "test", NULL, 0);
+	task_create(&r.k.sched, NULL, fn, &ok, "test", NULL, 0);
 	engine_run(&r.eng);
 	assert_true(ok);
 	run_free(&r);
+}
+
+static void test_kmalloc_large_lines(void **state)
+{
+	(void)state;
+	run_task("slub", large_body);
+}
+
+/* kzalloc() clears every line of its block on the allocating CPU (a stream
+ * of stores: each cold line a load from memory, then this CPU's), and a
+ * word anywhere in a block is priced from its own line: a slab object's
+ * (SLAB's size-131072) and a kmalloc_large block's (SLUB), not the first
+ * line of the object as slab_obj_touch() prices a touch of an object. */
+static void word_body(struct task *t, void *arg)
+{
+	bool *ok = arg;
+	struct kernel *k = t->k;
+	struct sim_cpu *cpu = task_cpu(t);
+	kaddr_t p = __kmalloc(k, cpu, 100000, GFP_KERNEL);	/* not cleared: cold */
+	assert_true(p != 0);
+	struct page *head = virt_to_head_page(&k->pa, p);
+	uint64_t first = (p - page_address(head)) >> 6;
+	uint64_t loads = k->hw->stats.mem_loads;
+	kmem_word_touch(k, cpu, p + 8 * 1000, true);	/* v[1000] = ...: line 125 */
+	assert_int_equal(k->hw->stats.mem_loads, loads + 1);
+	assert_int_equal(head->cl[first + 125], cpu->id);
+	assert_int_equal(head->cl[first], -1);
+	assert_int_equal(head->cl[first + 126], -1);
+	kmem_word_touch(k, cpu, p + 8 * 1007, false);	/* the same line: a hit */
+	assert_int_equal(k->hw->stats.mem_loads, loads + 1);
+	kmem_word_touch(k, cpu, p + 8 * 1008, false);	/* the next line */
+	assert_int_equal(k->hw->stats.mem_loads, loads + 2);
+	loads = k->hw->stats.mem_loads;
+	kaddr_t z = kzalloc(k, cpu, 100000, GFP_KERNEL);	/* 1563 lines */
+	assert_true(z != 0);
+	assert_true(k->hw->stats.mem_loads >= loads + 1563);	/* and the allocator's own */
+	struct page *zp = virt_to_head_page(&k->pa, z);
+	uint64_t zl = (z - page_address(zp)) >> 6;
+	for (uint64_t i = 0; i < 1563; i++)
+		assert_int_equal(zp->cl[zl + i], cpu->id);
+	kfree(k, cpu, z);
+	kfree(k, cpu, p);
+	*ok = true;
+}
+
+static void test_kmalloc_word_lines(void **state)
+{
+	(void)state;
+	run_task("slab", word_body);
+	run_task("slub", word_body);
 }
 
 static void test_page_allocator(void **state)
@@ -132,6 +183,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_page_allocator),
 		cmocka_unit_test(test_kmalloc_large_lines),
+		cmocka_unit_test(test_kmalloc_word_lines),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
