@@ -15,6 +15,8 @@ runs exactly as printed and must exit 0. Prints one line per command; exits
 
 usage: readme_commands.py SOURCE_TREE SLABSIM [--list]
 """
+import contextlib
+import fcntl
 import os
 import re
 import shutil
@@ -66,6 +68,23 @@ EXITS = [
     (r"slabsim validate --quick", (0, 1), "1 while a check is outside its band"),
 ]
 
+
+
+@contextlib.contextmanager
+def calibrate_lock(cmd):
+    """Hold the lock test_calibrate.sh takes while `cmd` runs slabsim calibrate:
+    two calibrations at once on a 2-CPU host pin their ping-pong threads onto
+    the same CPUs and each takes many times as long (one timed out)."""
+    if "calibrate" not in cmd:
+        yield
+        return
+    path = os.path.join(os.environ.get("TMPDIR", "/tmp"), "slabsim-calibrate.lock")
+    with open(path, "a") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)
 
 def blocks(path):
     """Each indented code block's commands, continued lines joined."""
@@ -144,9 +163,10 @@ def main():
                     if listing:
                         print("run   %s: %s" % (readme, arg))
                         continue
-                    r = subprocess.run(arg, shell=True, cwd=work, env=env,
-                                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                       timeout=600)
+                    with calibrate_lock(arg):
+                        r = subprocess.run(arg, shell=True, cwd=work, env=env,
+                                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                           timeout=600)
                     ran += 1
                     codes = [c for pat, c, _ in EXITS if re.search(pat, arg)]
                     ok = r.returncode in (codes[0] if codes else (0,))
