@@ -69,7 +69,6 @@ EXITS = [
 ]
 
 
-
 @contextlib.contextmanager
 def calibrate_lock(cmd):
     """Hold the lock test_calibrate.sh takes while `cmd` runs slabsim calibrate:
@@ -85,6 +84,7 @@ def calibrate_lock(cmd):
             yield
         finally:
             fcntl.flock(f, fcntl.LOCK_UN)
+
 
 def blocks(path):
     """Each indented code block's commands, continued lines joined."""
