@@ -13,6 +13,9 @@
 #include <sys/mman.h>
 #include <time.h>
 
+/* loads timed per repetition of a pointer chase (and to warm it first) */
+#define CHASE_STEPS 4000000
+
 static double now_ns(void)
 {
 	struct timespec ts;
@@ -142,10 +145,12 @@ double probe_chase_ns(size_t bytes, int node)
 	for (size_t i = 0; i < lines; i++)
 		*(void **)(base + (size_t)order[i] * 64) = base + (size_t)order[(i + 1) % lines] * 64;
 	free(order);
-	size_t steps = lines < 2000000 ? 2000000 : lines;
+	/* a random walk of a few million loads measures as well as a whole
+	 * round of a region many times larger than the caches, in seconds */
+	size_t steps = CHASE_STEPS;
 	void **p = (void **)base;
-	for (size_t i = 0; i < lines; i++)	/* once round: pages in, caches warm */
-		p = *p;
+	for (size_t i = 0; i < (lines < CHASE_STEPS ? lines : CHASE_STEPS); i++)
+		p = *p;	/* the caches warm */
 	double best = 1e9;
 	for (int rep = 0; rep < 3; rep++) {
 		double t0 = now_ns();

@@ -7,7 +7,7 @@ commands (they start with slabsim, ./slabsim, make, cp, sh, python3, tools/,
 configs/, mpirun or NAME=VALUE), joins continued lines, and runs each block's
 commands in order in a scratch folder whose entries link to the source tree
 (so ./slabsim, configs/ and machines/ are there, and what a command writes
-stays in the scratch folder). A synopsis line (with MACHINE, FILE, ...) is
+stays in the scratch folder); a command shown twice runs once. A synopsis line (with MACHINE, FILE, ...) is
 not a command. A command the README says is long runs at the reduced size
 REDUCE gives, or is skipped with the reason SKIP gives; every other command
 runs exactly as printed and must exit 0. Prints one line per command; exits
@@ -23,6 +23,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 
 READMES = ["README.md", "docs/usage.md", "docs/json.md", "docs/model.md", "docs/calibration.md",
            "docs/architecture.md", "results/README.md", "configs/README.md",
@@ -150,6 +151,7 @@ def main():
     env = dict(os.environ, PATH=bindir + ":" + os.environ["PATH"], PWD=work,
                SLABSIM_MACHINES=os.path.join(src, "machines"))
     failed = ran = 0
+    done = {}  # each command runs once: the docs repeat some (calibrate: minutes)
     try:
         for readme in READMES:
             for block in blocks(os.path.join(src, readme)):
@@ -160,17 +162,23 @@ def main():
                     if what == "skip":
                         print("skip  %s: %s  (%s)" % (readme, cmd, arg))
                         continue
+                    if arg in done:
+                        print("skip  %s: %s  (ran above, from %s)" % (readme, cmd, done[arg]))
+                        continue
+                    done[arg] = readme
                     if listing:
                         print("run   %s: %s" % (readme, arg))
                         continue
                     with calibrate_lock(arg):
+                        t0 = time.monotonic()
                         r = subprocess.run(arg, shell=True, cwd=work, env=env,
                                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                            timeout=600)
                     ran += 1
                     codes = [c for pat, c, _ in EXITS if re.search(pat, arg)]
                     ok = r.returncode in (codes[0] if codes else (0,))
-                    print("%s  %s: %s" % ("ok  " if ok else "FAIL", readme, arg))
+                    print("%s  %s: %s  (%.0f s)" % ("ok  " if ok else "FAIL", readme, arg,
+                                                  time.monotonic() - t0))
                     if not ok:
                         failed += 1
                         tail = r.stdout.decode(errors="replace").strip().splitlines()[-5:]
