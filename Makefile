@@ -193,16 +193,19 @@ cli/%: FORCE
 	  echo "ok   $* ($$(( $$(date +%s) - t0 )) s)"; \
 	else echo "FAIL $* (log: $(BUILD)/cli-logs/$*.log)"; cat $(BUILD)/cli-logs/$*.log; exit 1; fi
 
-# make demo: the sweep of configs/tigerton-min-objects.json at the published
-# size (hackbench 100 process 2000, sample=auto), 2 replicates, into out/demo/
-# (untracked: the committed reference results in results/demo/ are written
-# by make results only) with its plots. DEMO_ARGS adds NAME=VALUE or options
-# (make demo DEMO_ARGS=loops=100 for a first look in a few minutes).
+# make demo: the sweep of configs/tigerton-c1.json, C1's four published
+# settings (slub_min_objects 8, 16, 32, 64) at the published size (hackbench
+# 100 process 2000, sample=auto), 2 replicates, into out/demo/ (untracked:
+# the committed reference results in results/ are written by make results
+# only) with its plots. DEMO_EXP picks another experiment (make demo
+# DEMO_EXP=configs/tigerton-min-objects.json: the 12-value curve, about 35
+# minutes on 2 cores); DEMO_ARGS adds NAME=VALUE or options (make demo
+# DEMO_ARGS=loops=100 for a first look in a few minutes).
+DEMO_EXP ?= configs/tigerton-c1.json
 DEMO_ARGS ?=
 demo: deps
 	$(MAKE) all
-	./slabsim sweep configs/tigerton-min-objects.json --replicates 2 $(DEMO_ARGS) \
-	  --out out/demo --force
+	./slabsim sweep $(DEMO_EXP) --replicates 2 $(DEMO_ARGS) --out out/demo --force
 
 # make results: every config of configs/ at the size it gives (hackbench at
 # the published 2000 loops with sample=auto), into results/NAME/, the

@@ -30,6 +30,10 @@ PY
 
 # under SLABSIM_SANITIZED=1 (make sanitize) only the microbenchmark configs run
 if [ "${SLABSIM_SANITIZED:-0}" != 1 ]; then
+sweep tigerton-c1 4 loops=10 --replicates 1	# make demo's: C1's four published settings
+json "$TMP/tigerton-c1/summary.json" \
+	"sorted(int(p['labels']['slub_min_objects']) for p in d['points']) == [8, 16, 32, 64]"
+
 sweep min-objects-per-node 18 loops=10 --replicates 1
 python3 - "$TMP/min-objects-per-node/runs.jsonl" <<'PY' || fail "min-objects-per-node: the proposal's values"
 import json, sys
