@@ -13,9 +13,6 @@
 #include <sys/mman.h>
 #include <time.h>
 
-/* loads timed per repetition of a pointer chase (and to warm it first) */
-#define CHASE_STEPS 4000000
-
 static double now_ns(void)
 {
 	struct timespec ts;
@@ -145,14 +142,12 @@ double probe_chase_ns(size_t bytes, int node)
 	for (size_t i = 0; i < lines; i++)
 		*(void **)(base + (size_t)order[i] * 64) = base + (size_t)order[(i + 1) % lines] * 64;
 	free(order);
-	/* a random walk of a few million loads measures as well as a whole
-	 * round of a region many times larger than the caches, in seconds */
-	size_t steps = CHASE_STEPS;
+	size_t steps = PROBE_CHASE_STEPS;
 	void **p = (void **)base;
-	for (size_t i = 0; i < (lines < CHASE_STEPS ? lines : CHASE_STEPS); i++)
+	for (size_t i = 0; i < (lines < steps ? lines : steps); i++)
 		p = *p;	/* the caches warm */
 	double best = 1e9;
-	for (int rep = 0; rep < 3; rep++) {
+	for (int rep = 0; rep < PROBE_CHASE_WALKS; rep++) {
 		double t0 = now_ns();
 		for (size_t i = 0; i < steps; i++)
 			p = *p;

@@ -17,9 +17,16 @@ double probe_clock_ghz(void);
 /* Nanoseconds of one lock cmpxchg on a line in the L1, in a dependent chain. */
 double probe_atomic_ns(void);
 
+/* Loads of a pointer chase timed per walk (PROBE_CHASE_WALKS walks, after one
+ * untimed to warm the caches): a few million measure as well as a whole
+ * round of a region many times the caches, in seconds. */
+#define PROBE_CHASE_STEPS 4000000
+#define PROBE_CHASE_WALKS 3
+
 /* Nanoseconds per load of a random cyclic chase through `bytes` bytes, one
- * load per 64-byte line (huge pages asked for); memory bound to NUMA node
- * `node` when node >= 0 (hwloc). Negative on failure. */
+ * load per 64-byte line (huge pages asked for), the fastest of the walks;
+ * memory bound to NUMA node `node` when node >= 0 (hwloc). Negative on
+ * failure. */
 double probe_chase_ns(size_t bytes, int node);
 
 /* One-way nanoseconds of handing a line between Linux CPUs a and b: the

@@ -25,6 +25,10 @@ for key, how in [("clock_ghz", "measured"), ("topology", "hwloc"), ("handoff_cyc
                  ("llc.kb", "hwloc"), ("l1.kb", "hwloc"),
                  ("fabric.line_occupancy_cycles", "not measurable")]:
     assert src[key].startswith(how), (key, src[key])
+# the memory chase: 8 times the caches, in 256 MB to 2 GB (a guest may report
+# its host's whole L3: 8 GB and 5 minutes on the development VM)
+mb = int(re.search(r"pointer chase through (\d+) MB", src["memory_cycles.local"]).group(1))
+assert 256 <= mb <= 2048, src["memory_cycles.local"]
 measured = m["_calibration"]["handoff_ns"]
 assert measured and all(("handoff_cycles." + k) in src for k in measured), measured
 # the model's ping-pong on this file against what was measured
