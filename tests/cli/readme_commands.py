@@ -7,11 +7,11 @@ commands (they start with slabsim, ./slabsim, make, cp, sh, python3, tools/,
 configs/, mpirun or NAME=VALUE), joins continued lines, and runs each block's
 commands in order in a scratch folder whose entries link to the source tree
 (so ./slabsim, configs/ and machines/ are there, and what a command writes
-stays in the scratch folder); a command shown twice runs once. A synopsis line (with MACHINE, FILE, ...) is
-not a command. A command the README says is long runs at the reduced size
-REDUCE gives, or is skipped with the reason SKIP gives; every other command
-runs exactly as printed and must exit 0. Prints one line per command; exits
-1 if any failed.
+stays in the scratch folder); a command shown twice runs once. A synopsis
+line (with MACHINE, FILE, ...) is not a command. A command the README says
+is long runs at the reduced size REDUCE gives, or is skipped with the reason
+SKIP gives; every other command runs exactly as printed and must exit 0.
+Prints one line per command; exits 1 if any failed.
 
 usage: readme_commands.py SOURCE_TREE SLABSIM [--list]
 """
