@@ -68,6 +68,23 @@ json "$TMP/auto.json" "'series_slab_pages' not in d['result']['sample']"
 grep -q 'slab_pages' "$TMP/auto.txt" && fail "auto must not print the observe gauge"
 grep -q 'Sampling (sample=observe): simulated in full; auto would have stopped at' "$TMP/obs.txt" ||
 	fail "observe's line: $(grep Sampling "$TMP/obs.txt")"
+# tools/series.py: the series in stretches that add up to the run
+python3 tools/series.py "$TMP/obs.json" 8 > "$TMP/series.txt" || fail "series.py failed"
+python3 - "$TMP/obs.json" "$TMP/series.txt" <<'PY' || fail "series.py: $(cat "$TMP/series.txt")"
+import json, sys
+r = json.load(open(sys.argv[1]))
+rows = [l.split('|')[1:-1] for l in open(sys.argv[2]) if l.startswith('| ') and '-' in l.split('|')[1]]
+assert len(rows) == 8, rows
+assert rows[0][0].strip() == '0-400000' and rows[-1][0].strip() == '2800000-3200000', rows
+secs = sum(float(x[1]) for x in rows)
+assert abs(secs - sum(r['result']['sample']['series_cycles']) / 2.93e9) < 0.01, secs
+ratios = [float(x[3].strip().rstrip('x')) for x in rows]
+assert abs(sum(ratios) / 8 - 1) < 0.02 and max(ratios) != min(ratios), ratios
+assert int(rows[-1][4]) == r['result']['sample']['series_slab_pages'][-1]
+PY
+expect_exit 2 "no series: run it with sample=observe" python3 tools/series.py "$TMP/auto.json"
+expect_exit 2 "N must be 1 to 1000" python3 tools/series.py "$TMP/obs.json" 1001
+expect_exit 2 "not a run's JSON" python3 tools/series.py "$TMP/series.txt"
 # a lock collapse that comes and goes does not settle: simulated in full
 $SLABSIM run -m tigerton -p slub -w 'hackbench 20 process 100' slub_min_objects=8 slub_max_order=3 \
 	sample=auto --json "$TMP/c.json" > "$TMP/c.txt" || fail "collapse run failed"
