@@ -16,11 +16,13 @@ import sys
 
 
 def refuse(msg):
+    """One clear message and exit 2, as slabsim answers bad input."""
     print("series.py: " + msg, file=sys.stderr)
     sys.exit(2)
 
 
 def main():
+    """Read the run, cut its series into N stretches, print the table."""
     if len(sys.argv) in (2, 3) and sys.argv[1] in ("-h", "--help"):
         print(__doc__.strip())
         sys.exit(0)
