@@ -31,6 +31,8 @@ void hw_lock_class_init(struct hw *hw, struct hw_lock_class *cls, const char *na
 	cls->spin_sym = spin_sym;
 	cls->owner = hw->lock_owner;
 	cls->wait_min = cls->hold_min = UINT64_MAX;
+	for (int i = 0; i < LOCKSTAT_POINTS; i++)
+		cls->contention_point[i].sym = cls->contending_point[i].sym = -1;
 	cls->next = hw->classes;
 	hw->classes = cls;
 	hw->nclasses++;
@@ -49,10 +51,25 @@ static inline uint32_t lock_cost(const struct hw *hw, const struct hw_lock *lk, 
 	return lk->cls->spin_sym >= 0 ? call : 0;
 }
 
-static void got_lock(struct hw_lock *lk, int cpu, uint64_t t)
+/* lock_point() of lockdep: the slot of `sym` among the first
+ * LOCKSTAT_POINTS call sites seen, or LOCKSTAT_POINTS once they are taken. */
+static int lock_point(struct hw_lock_point *p, int sym)
+{
+	int i;
+	for (i = 0; i < LOCKSTAT_POINTS; i++) {
+		if (p[i].sym < 0)
+			p[i].sym = sym;
+		if (p[i].sym == sym)
+			break;
+	}
+	return i;
+}
+
+static void got_lock(struct hw_lock *lk, int cpu, uint64_t t, int caller)
 {
 	struct hw_lock_class *c = lk->cls;
 	lk->holder = (int16_t)cpu;
+	lk->holder_sym = (int16_t)caller;
 	lk->hold_start = t;
 	c->acquisitions++;
 	c->held++;
@@ -79,13 +96,22 @@ static void count_hold(struct hw_lock *lk, uint64_t now)
 }
 
 /* The lock is held: join its waiters and spin until a release hands it over.
- * `bounce` says the lock's line came from another CPU (lock_stat's bounces). */
+ * `bounce` says the lock's line came from another CPU (lock_stat's bounces);
+ * `caller` and the holder's own are the class's contention points. */
 static void wait_for_lock(struct hw *hw, struct sim_cpu *cpu, struct hw_lock *lk,
-			  uint32_t ticket, bool bounce)
+			  uint32_t ticket, bool bounce, int caller)
 {
 	struct hw_waiter *w = &hw->waiter[cpu->id];
+	struct hw_lock_class *c = lk->cls;
 	w->lock = lk;
 	w->ticket = ticket;
+	w->caller = (int16_t)caller;
+	w->point = (int16_t)lock_point(c->contention_point, caller);
+	if (w->point < LOCKSTAT_POINTS)
+		c->contention_point[w->point].contentions++;
+	int held = lock_point(c->contending_point, lk->holder_sym);
+	if (held < LOCKSTAT_POINTS)
+		c->contending_point[held].contentions++;
 	w->since = cpu->clock;
 	w->sym = lock_sym(lk, cpu);
 	w->next = NULL;
@@ -118,8 +144,10 @@ static void unqueue(struct hw_lock *lk, struct hw_waiter *prev, struct hw_waiter
 
 static void hand_over(struct hw *hw, struct hw_lock *lk, struct hw_waiter *w, uint64_t t)
 {
-	got_lock(lk, w->cpu, t);
+	got_lock(lk, w->cpu, t, w->caller);
 	count_wait(lk->cls, t - w->since);
+	if (w->point < LOCKSTAT_POINTS)
+		lk->cls->contention_point[w->point].wait += t - w->since;
 	eng_wake_cpu(&hw->eng->cpus[w->cpu], t, w->sym);
 }
 
@@ -138,9 +166,9 @@ void hw_spin_lock(struct hw *hw, struct sim_cpu *cpu, struct hw_lock *lk)
 	uint32_t ticket = lk->ops->ticketed ? lk->tail++ : 0;
 	lk->cls->acq_bounces += bounce;
 	if (free)
-		got_lock(lk, cpu->id, cpu->clock);
+		got_lock(lk, cpu->id, cpu->clock, prev);
 	else
-		wait_for_lock(hw, cpu, lk, ticket, bounce);
+		wait_for_lock(hw, cpu, lk, ticket, bounce, prev);
 	sym_exit(cpu, prev);
 }
 
@@ -163,7 +191,7 @@ bool hw_spin_trylock(struct hw *hw, struct sim_cpu *cpu, struct hw_lock *lk)
 	}
 	if (ok) {
 		lk->tail += ticketed;
-		got_lock(lk, cpu->id, cpu->clock);
+		got_lock(lk, cpu->id, cpu->clock, prev);
 	}
 	sym_exit(cpu, prev);
 	return ok;

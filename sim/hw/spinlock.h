@@ -35,7 +35,20 @@ struct hw_waiter {
 	int cpu;
 	int sym;		/* spinning is charged here */
 	uint32_t ticket;
+	int16_t caller;		/* the symbol that called spin_lock */
+	int16_t point;		/* its contention point, LOCKSTAT_POINTS: none */
 	uint64_t since;		/* when it started to wait */
+};
+
+/* lock_stat's contention points: the first LOCKSTAT_POINTS call sites
+ * (here: symbols) that had to wait for a class, and the first that held it
+ * when another had to (contending points), as the kernel keeps them. */
+#define LOCKSTAT_POINTS 4
+
+struct hw_lock_point {
+	int sym;		/* -1: not yet taken */
+	uint64_t contentions;
+	uint64_t wait;		/* cycles waited from there (contention points) */
 };
 
 /* Who a lock class belongs to, for the allocator's own totals: the slab
@@ -53,6 +66,8 @@ struct hw_lock_class {
 	uint64_t wait_total, wait_min, wait_max;
 	uint64_t hold_total, hold_min, hold_max;
 	int64_t held;		/* locks of the class held now (0 when all is done) */
+	struct hw_lock_point contention_point[LOCKSTAT_POINTS];	/* who waited */
+	struct hw_lock_point contending_point[LOCKSTAT_POINTS];	/* who held it */
 	struct hw_lock_class *next;
 };
 
@@ -73,6 +88,7 @@ struct hw_lock {
 	int16_t holder;		/* CPU holding it, -1 if free */
 	uint16_t nwaiters;
 	uint32_t head, tail;	/* ticket lock: now serving, next ticket */
+	int16_t holder_sym;	/* the symbol the holder took it from */
 	uint64_t hold_start;
 	struct hw_waiter *wq_head, *wq_tail;
 };

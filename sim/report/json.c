@@ -129,6 +129,22 @@ static cJSON *lock_totals_json(const struct run *r)
 	return o;
 }
 
+/* lock_stat's contention or contending points of a class: the symbol, how
+ * often, and (contention points) the cycles waited from there. */
+static void add_lock_points(cJSON *o, const char *key, const struct hw_lock_point *p,
+			    const struct profile *prof, bool wait)
+{
+	cJSON *a = cJSON_AddArrayToObject(o, key);
+	for (int i = 0; i < LOCKSTAT_POINTS && p[i].sym >= 0; i++) {
+		cJSON *e = cJSON_CreateObject();
+		cJSON_AddStringToObject(e, "symbol", prof->name[p[i].sym]);
+		cJSON_AddNumberToObject(e, "contentions", (double)p[i].contentions);
+		if (wait)
+			cJSON_AddNumberToObject(e, "wait_cycles", (double)p[i].wait);
+		cJSON_AddItemToArray(a, e);
+	}
+}
+
 static cJSON *locks_json(const struct run *r)
 {
 	cJSON *a = cJSON_CreateArray();
@@ -153,6 +169,8 @@ static cJSON *locks_json(const struct run *r)
 		cJSON_AddNumberToObject(o, "hold_max_cycles", (double)c->hold_max);
 		cJSON_AddNumberToObject(o, "acq_bounces", (double)c->acq_bounces);
 		cJSON_AddNumberToObject(o, "con_bounces", (double)c->con_bounces);
+		add_lock_points(o, "contention_points", c->contention_point, &r->eng.prof, true);
+		add_lock_points(o, "contending_points", c->contending_point, &r->eng.prof, false);
 		cJSON_AddItemToArray(a, o);
 	}
 	free(v);

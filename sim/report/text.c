@@ -113,11 +113,29 @@ static int cmp_class(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
+/* lock_stat's contention (or contending) points under a class's row: the
+ * call sites that waited for it (that held it when another waited), with
+ * the count, and for contention points the time waited from there. */
+static void print_points(FILE *out, const struct hw_lock_class *c, const struct hw_lock_point *p,
+			 const struct profile *prof, double us, bool wait)
+{
+	fprintf(out, "%38s\n", "-------------------------");
+	for (int i = 0; i < LOCKSTAT_POINTS && p[i].sym >= 0; i++) {
+		fprintf(out, "%38s %11llu  %s", c->name, (unsigned long long)p[i].contentions,
+			prof->name[p[i].sym]);
+		if (wait)
+			fprintf(out, " (waittime-total %.2f)", (double)p[i].wait / us);
+		fprintf(out, "\n");
+	}
+}
+
 static void print_locks(FILE *out, const struct run *r)
 {
 	const struct hw *hw = &r->hw;
 	double us = r->m.ghz * 1e3;	/* cycles per microsecond */
-	fprintf(out, "\n# Locks (lock_stat; times in us, whole run)\n");
+	fprintf(out, "\n# Locks (lock_stat; times in us, whole run; under a contended class, the\n"
+		"# first %d call sites that waited for it, then the first %d that held it then)\n",
+		LOCKSTAT_POINTS, LOCKSTAT_POINTS);
 	fprintf(out, "%-38s %11s %11s %12s %12s %14s %12s %11s %12s %12s %12s %14s %12s\n",
 		"class name", "con-bounces", "contentions", "waittime-min", "waittime-max",
 		"waittime-total", "waittime-avg", "acq-bounces", "acquisitions", "holdtime-min",
@@ -142,6 +160,10 @@ static void print_locks(FILE *out, const struct run *r)
 			c->hold_min != UINT64_MAX ? (double)c->hold_min / us : 0.0,
 			(double)c->hold_max / us, (double)c->hold_total / us,
 			(double)c->hold_total / acq / us);
+		if (c->contentions) {
+			print_points(out, c, c->contention_point, &r->eng.prof, us, true);
+			print_points(out, c, c->contending_point, &r->eng.prof, us, false);
+		}
 	}
 	free(v);
 	struct lock_totals t[NR_LOCK_OWNERS + 1];

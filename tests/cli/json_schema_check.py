@@ -43,6 +43,8 @@ def check(v, s, path, errs):
                 errs.append("%s: unexpected member %s" % (path, k))
             elif isinstance(extra, dict):
                 check(x, extra, path + "." + k, errs)
+    if isinstance(v, list) and "maxItems" in s and len(v) > s["maxItems"]:
+        errs.append("%s: %d items, at most %d" % (path, len(v), s["maxItems"]))
     if isinstance(v, list) and "items" in s:
         for i, x in enumerate(v):
             check(x, s["items"], "%s[%d]" % (path, i), errs)

@@ -39,11 +39,14 @@ d = json.load(open(sys.argv[1]))
 del d["locks"][0]["contentions"]
 d["cpu"]["busy"] = "high"
 d["surprise"] = 1
+d["locks"][0]["contention_points"] = [{"symbol": "add_partial", "contentions": 1,
+                                       "wait_cycles": 9}] * 5	# lock_stat keeps 4
 json.dump(d, open(sys.argv[2], "w"))
 PY
 python3 tests/cli/json_schema_check.py docs/run.schema.json "$TMP/bad.json" > "$TMP/bad.txt"
 [ $? = 1 ] || fail "a broken document passed the schema check"
-for e in "locks\[0\]: missing contentions" "cpu.busy: expected number" "unexpected member surprise"; do
+for e in "locks\[0\]: missing contentions" "cpu.busy: expected number" "unexpected member surprise" \
+	"locks\[0\].contention_points: 5 items, at most 4"; do
 	grep -q "$e" "$TMP/bad.txt" || fail "the checker missed: $e"
 done
 finish

@@ -22,6 +22,14 @@ json "$J" "any(c['name']=='kmalloc-512' and c['order']==0 and c['objs_per_slab']
 json "$J" "all(k in c for c in d['caches'] for k in ('name','object_size','order','objs_per_slab','stats','slabs_peak','slabs_end'))"
 json "$J" "any(l['name'].startswith('&n->list_lock') and l['acquisitions']>0 for l in d['locks'])"
 json "$J" "all(k in l for l in d['locks'] for k in ('name','acquisitions','contentions','wait_cycles','hold_cycles'))"
+# lock_stat's contention points: at most four of each; with no more than
+# four callers they account for every contention and (waiters) every cycle
+json "$J" "all(len(l['contention_points']) <= 4 and len(l['contending_points']) <= 4 for l in d['locks'])"
+json "$J" "all(l['contention_points'] == l['contending_points'] == [] for l in d['locks'] if not l['contentions'])"
+json "$J" "[(sum(p['contentions'] for p in l['contention_points']), sum(p['wait_cycles'] for p in l['contention_points']), sum(p['contentions'] for p in l['contending_points'])) for l in d['locks'] if l['name']=='&n->list_lock [kmalloc-512]'] == [(l['contentions'], l['wait_cycles'], l['contentions']) for l in d['locks'] if l['name']=='&n->list_lock [kmalloc-512]']"
+json "$J" "{p['symbol'] for l in d['locks'] if l['name']=='&n->list_lock [kmalloc-512]' for p in l['contention_points']} >= {'add_partial', 'get_partial_node'}"
+grep -Eq '^ +&n->list_lock \[kmalloc-512\] +[0-9]+  add_partial \(waittime-total [0-9.]+\)$' "$TMP/out" ||
+	fail "no contention point under list_lock [kmalloc-512]: $(grep -A3 '^&n->list_lock .kmalloc-512' "$TMP/out")"
 json "$J" "d['memory']['slab_bytes_peak'] >= d['memory']['slab_bytes_end'] > 0"
 json "$J" "d['invariants']=='ok'"
 # the allocator's counters agree with the workload: one skb head and one

@@ -38,6 +38,8 @@ struct bench {
 	int max_holders;
 	int last_ticket_cpu[64];
 	int nfinished, ncpus;
+	int ncallers;		/* > 0: CPU i takes the lock from caller[i % ncallers] */
+	int caller[8];
 };
 
 struct task {
@@ -54,6 +56,8 @@ static void lock_task(void *arg)
 		cpu_charge(t->cpu, (uint64_t)gsl_ran_exponential(b->eng.rng, b->think));
 		if (t->cpu->clock >= b->end)
 			break;
+		if (b->ncallers)
+			sym_enter(t->cpu, b->caller[t->cpu->id % b->ncallers]);
 		hw_spin_lock(&b->hw, t->cpu, &b->lock);
 		if (++b->holders > b->max_holders)
 			b->max_holders = b->holders;
@@ -70,10 +74,12 @@ static void lock_task(void *arg)
 	abort();
 }
 
-/* Acquisitions per cycle of the simulated lock with n CPUs. */
-static double simulate(int n, double think, double hold, bool exp_hold,
-		       enum hw_lock_kind kind, const char *machine, uint64_t seed,
-		       int *max_holders)
+/* Acquisitions per cycle of the simulated lock with n CPUs; with ncallers,
+ * CPU i calls spin_lock from the i % ncallers-th of that many symbols, and
+ * inspect sees the bench before it is torn down. */
+static double simulate_from(int n, double think, double hold, bool exp_hold,
+			    enum hw_lock_kind kind, const char *machine, uint64_t seed,
+			    int *max_holders, int ncallers, void (*inspect)(const struct bench *))
 {
 	static struct bench b;
 	struct sim_err err;
@@ -81,6 +87,12 @@ static double simulate(int n, double think, double hold, bool exp_hold,
 	assert_int_equal(machine_load(&b.m, machine, &err), 0);
 	assert_int_equal(engine_init(&b.eng, b.m.ncpus, seed), 0);
 	assert_int_equal(hw_init(&b.hw, &b.eng, &b.m, &err), 0);
+	b.ncallers = ncallers;
+	for (int i = 0; i < ncallers; i++) {
+		char name[16];
+		snprintf(name, sizeof(name), "caller_%d", i);
+		b.caller[i] = profile_sym(&b.eng.prof, name, SYM_KERNEL);
+	}
 	hw_line_init(&b.hw, &b.line, 0);
 	hw_lock_class_init(&b.hw, &b.cls, "test_lock", b.hw.sym_spin_lock);
 	hw_lock_init(&b.lock, kind, &b.line, &b.cls);
@@ -102,6 +114,8 @@ static double simulate(int n, double think, double hold, bool exp_hold,
 	if (max_holders)
 		*max_holders = b.max_holders;
 	double x = (double)b.acquisitions / (double)(b.end - b.warmup);
+	if (inspect)
+		inspect(&b);
 	for (int i = 0; i < n; i++)
 		fiber_destroy(&t[i].f);
 	free(t);
@@ -109,6 +123,13 @@ static double simulate(int n, double think, double hold, bool exp_hold,
 	engine_destroy(&b.eng);
 	machine_free(&b.m);
 	return x;
+}
+
+static double simulate(int n, double think, double hold, bool exp_hold,
+		       enum hw_lock_kind kind, const char *machine, uint64_t seed,
+		       int *max_holders)
+{
+	return simulate_from(n, think, hold, exp_hold, kind, machine, seed, max_holders, 0, NULL);
 }
 
 #define C_HANDOFF 100.0
@@ -164,12 +185,50 @@ static void test_byte_lock_excludes(void **state)
 	assert_true(x > 0);
 }
 
+/* lock_stat's points: the first four callers that waited, each with its
+ * count and wait, adding up to the class's; later callers are not listed;
+ * the contending points count who held the lock, once per contention. */
+static void check_points(const struct bench *b)
+{
+	const struct hw_lock_class *c = &b->cls;
+	uint64_t n = 0, wait = 0, held = 0;
+	assert_true(c->contentions > 1000);
+	for (int i = 0; i < LOCKSTAT_POINTS; i++) {
+		const struct hw_lock_point *p = &c->contention_point[i];
+		assert_true(p->sym >= b->caller[0] && p->sym <= b->caller[b->ncallers - 1]);
+		assert_true(p->contentions > 0 && p->wait >= p->contentions);
+		for (int j = 0; j < i; j++)
+			assert_int_not_equal(p->sym, c->contention_point[j].sym);
+		n += p->contentions;
+		wait += p->wait;
+		held += c->contending_point[i].contentions;
+	}
+	if (b->ncallers <= LOCKSTAT_POINTS) {
+		assert_int_equal(n, c->contentions);
+		assert_int_equal(wait, c->wait_total);
+		assert_int_equal(held, c->contentions);
+	} else {	/* six callers: two of them wait unlisted */
+		assert_true(n < c->contentions && wait < c->wait_total);
+		assert_true(held < c->contentions);
+	}
+}
+
+static void test_contention_points(void **state)
+{
+	(void)state;
+	simulate_from(8, 1000, 200, false, LOCK_TICKET, "validation/machines/uniform16.json", 5,
+		      NULL, 4, check_points);
+	simulate_from(12, 1000, 200, false, LOCK_TICKET, "validation/machines/uniform16.json", 5,
+		      NULL, 6, check_points);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ticket_matches_markov),
 		cmocka_unit_test(test_ticket_collapses),
 		cmocka_unit_test(test_byte_lock_excludes),
+		cmocka_unit_test(test_contention_points),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
