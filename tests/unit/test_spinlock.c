@@ -89,7 +89,7 @@ static double simulate_from(int n, double think, double hold, bool exp_hold,
 	assert_int_equal(hw_init(&b.hw, &b.eng, &b.m, &err), 0);
 	b.ncallers = ncallers;
 	for (int i = 0; i < ncallers; i++) {
-		char name[16];
+		char name[32];
 		snprintf(name, sizeof(name), "caller_%d", i);
 		b.caller[i] = profile_sym(&b.eng.prof, name, SYM_KERNEL);
 	}
