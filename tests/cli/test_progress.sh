@@ -38,8 +38,9 @@ lines = raw.split("\r")[1:]
 assert raw.endswith("\r\x1b[K"), "not erased at the end: %r" % raw[-40:]
 shown = [l for l in lines if l.startswith("slabsim: ")]
 assert len(shown) >= 2, "fewer than two updates: %r" % raw[:300]
+dur = r"(\d+s|\d+m\d\ds|\d+h\d\dm)"	# 12s, 3m05s, 1h02m (slow under the sanitizers)
 pat = re.compile(r"slabsim: ([0-9.]+) s simulated, (\d+) of 800000 messages \(([0-9.]+)%\), "
-                 r"\d+s elapsed(, ETA \d+s)?\x1b\[K$")
+                 + dur + r" elapsed(, ETA " + dur + r")?\x1b\[K$")
 done = []
 for l in shown:
     m = pat.match(l)
