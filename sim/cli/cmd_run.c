@@ -1,5 +1,6 @@
 /* cmd_run.c - `slabsim run`: one simulation, its text report and JSON. */
 #include <errno.h>
+#include <math.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,6 +74,23 @@ static int parse_u64(const char *s, uint64_t *out)
 	if (!*s || *end || errno || *s == '-')
 		return -1;
 	*out = v;
+	return 0;
+}
+
+/* A seed: digits, or a whole number as a JSON writer may print it
+ * (3.77940459187348e+15, as slabsim's JSON did before it wrote the digits);
+ * at most SEED_MAX, below which a double holds every whole number. */
+static int parse_seed(const char *s, uint64_t *out)
+{
+	if (parse_u64(s, out) == 0)
+		return *out <= SEED_MAX ? 0 : -1;
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (!*s || *end || errno || !(v >= 0) || v > (double)SEED_MAX || v != floor(v) ||
+	    !strpbrk(s, "eE"))
+		return -1;
+	*out = (uint64_t)v;
 	return 0;
 }
 
@@ -163,8 +181,9 @@ static int parse_run_args(int argc, char **argv, bool record, struct run_args *a
 						       "microseconds, 1..1000000000", cmd, optarg);
 			break;
 		case 's':
-			if (parse_u64(optarg, &a->cfg.seed) < 0)
-				return cli_usage_error("--seed %s: not a non-negative integer", optarg);
+			if (parse_seed(optarg, &a->cfg.seed) < 0)
+				return cli_usage_error("--seed %s: expected a whole number in "
+						       "0..%llu (2^53 - 1)", optarg, SEED_MAX);
 			break;
 		case 'r':
 			if (parse_u64(optarg, &v) < 0 || v > 1000)

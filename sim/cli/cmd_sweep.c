@@ -172,7 +172,13 @@ static void print_table(const struct experiment *e, cJSON **runs, const char *di
 		struct stat_summary s;
 		summary_stats(x, n, &s);
 		char ci[64];
-		if (n > 1 && summary_format_ci(s.mean, s.ci95, ci, sizeof(ci)))
+		bool same = n > 1;
+		for (int i = 1; i < n; i++)
+			same = same && x[i] == x[0];
+		if (same)	/* the seed reached no random draw (docs/usage.md) */
+			printf("  %-40s %12.6g, all %d runs the same: no seed changed it\n", key,
+			       s.mean, n);
+		else if (n > 1 && summary_format_ci(s.mean, s.ci95, ci, sizeof(ci)))
 			printf("  %-40s %s\n", key, ci);
 		else if (n == 1)
 			printf("  %-40s %12.6g (one run)\n", key, s.mean);

@@ -17,6 +17,7 @@
 
 #include "cli.h"
 #include "report/gnuplot.h"
+#include "report/report.h"
 #include "sweep.h"
 
 static const char tune_help[] =
@@ -243,7 +244,7 @@ static int build_experiment(struct tune *tn, const char *machine, const char *po
 		cJSON_AddItemToArray(vals, cJSON_CreateNumber(tn->p[i].value));
 	cJSON_AddItemToArray(axes, ax);
 	cJSON_AddNumberToObject(root, "replicates", replicates);
-	cJSON_AddNumberToObject(root, "seed", (double)seed);
+	report_add_u64(root, "seed", seed);
 	char *text = cJSON_Print(root);
 	cJSON_Delete(root);
 	snprintf(path, psize, "%s/experiment.json", dir);
@@ -353,12 +354,13 @@ int cmd_tune(int argc, char **argv)
 			v = strtol(optarg, &end, 10);
 			if (!*optarg || *end || v < 1 ||
 			    v > (c == 'B' ? 10000 : c == 'G' ? TUNE_MAX_GRID : c == 'R' ? 64 :
-				 c == 'j' ? 1024 : LONG_MAX))
+				 c == 'j' ? 1024 : (long)SEED_MAX))
 				return cli_usage_error("tune: %s %s: expected a whole number in %s",
 						       c == 'B' ? "--budget" : c == 'G' ? "--grid" :
 						       c == 'R' ? "--replicates" : c == 'j' ? "-j" : "--seed",
 						       optarg, c == 'B' ? "1..10000" : c == 'G' ? "2..32" :
-						       c == 'R' ? "2..64" : c == 'j' ? "1..1024" : "1..");
+						       c == 'R' ? "2..64" : c == 'j' ? "1..1024" :
+						       "1..9007199254740991 (2^53 - 1)");
 			if (c == 'B')
 				budget = (int)v;
 			else if (c == 'G')

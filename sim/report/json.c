@@ -3,6 +3,7 @@
 #include "outfile.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -198,6 +199,14 @@ static void add_alloc_failures(cJSON *root, const struct run *r)
 	cJSON_AddNumberToObject(f, "page_alloc_failed", (double)oom);
 }
 
+/* A uint64 member as its exact digits: cJSON's numbers are doubles. */
+cJSON *report_add_u64(cJSON *o, const char *name, uint64_t v)
+{
+	char digits[24];
+	snprintf(digits, sizeof(digits), "%" PRIu64, v);
+	return cJSON_AddRawToObject(o, name, digits);
+}
+
 cJSON *report_json(const struct run *r)
 {
 	struct run_window w;
@@ -218,7 +227,7 @@ cJSON *report_json(const struct run *r)
 	cJSON *wl = cJSON_AddObjectToObject(root, "workload");
 	cJSON_AddStringToObject(wl, "name", r->wl->name);
 	cJSON_AddItemToObject(wl, "params", params_json(&r->wparams));
-	cJSON_AddNumberToObject(root, "seed", (double)r->cfg.seed);
+	report_add_u64(root, "seed", r->cfg.seed);
 	cJSON *res = cJSON_AddObjectToObject(root, "result");
 	cJSON_AddBoolToObject(res, "finished", r->res.finished);
 	cJSON_AddNumberToObject(res, "sim_seconds", r->res.sim_seconds);

@@ -53,6 +53,9 @@ void report_workload_print(FILE *out, const struct run *r, bool compare);
 void report_kmem_text(FILE *out, const struct run *r, int rows);
 cJSON *report_kmem_json(const struct run *r);
 cJSON *report_json(const struct run *r);
+/* Add NAME: V to O as exact decimal digits (a double would print a seed
+ * above 10^15 as 3.77940459187348e+15, which --seed cannot take back). */
+cJSON *report_add_u64(cJSON *o, const char *name, uint64_t v);
 
 /* Write JSON to PATH as outfile.h says ("-": standard output). */
 int report_write_json(const char *path, const cJSON *root, struct sim_err *err);

@@ -3,6 +3,7 @@
 #include "experiment_int.h"
 #include "engine/array_size.h"
 #include "engine/json_in.h"
+#include "run_core.h"
 
 #include <errno.h>
 #include <math.h>
@@ -166,7 +167,7 @@ int experiment_parse(struct experiment *e, const char *path, const char *text,
 	    parse_list(&c, root, "policies", DIM_POLICY) < 0 ||
 	    parse_list(&c, root, "workloads", DIM_WORKLOAD) < 0 ||
 	    parse_int(&c, root, "replicates", 1, 10000, &reps) < 0 ||
-	    parse_int(&c, root, "seed", 0, 9007199254740991.0, &seed) < 0 ||
+	    parse_int(&c, root, "seed", 0, (double)SEED_MAX, &seed) < 0 ||
 	    parse_metrics(&c, root) < 0)
 		goto out;
 	e->replicates = (int)reps;

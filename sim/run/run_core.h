@@ -15,6 +15,9 @@
 #include "policies/policy.h"
 #include "workloads/workload.h"
 
+/* The largest seed: 2^53 - 1, so that every JSON reader holds it exactly. */
+#define SEED_MAX 9007199254740991ull
+
 /* Where a run is, for a progress line. */
 struct run_progress {
 	double sim_seconds;	/* simulated so far */
@@ -29,7 +32,7 @@ struct run_config {
 	const char *machine;
 	const char *policy;
 	const char *workload;	/* "hackbench 100 process 2000"; NULL: no workload */
-	uint64_t seed;
+	uint64_t seed;		/* at most SEED_MAX */
 	const char **assign;	/* NAME=VALUE */
 	int nassign;
 	bool compare;		/* print published figures beside the workload's */

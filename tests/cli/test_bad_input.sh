@@ -22,7 +22,11 @@ expect_exit 2 "unexpected argument 'four'" $RUN "hackbench 1 process 2 four"
 expect_exit 2 "-pipe: pipes are not modelled yet" $RUN "hackbench -pipe 1"
 expect_exit 2 "'=3' is not NAME=VALUE" $RUN "$W" =3
 expect_exit 2 "slub_min_order=4 is above slub_max_order=1" $RUN "$W" slub_min_order=4
-expect_exit 2 "--seed -1: not a non-negative integer" $RUN "$W" --seed -1
+expect_exit 2 "--seed -1: expected a whole number in 0..9007199254740991 (2^53 - 1)" $RUN "$W" --seed -1
+expect_exit 2 "--seed 9007199254740992: expected a whole number in 0..9007199254740991" \
+	$RUN "$W" --seed 9007199254740992
+expect_exit 2 "--seed 1.5: expected a whole number" $RUN "$W" --seed 1.5
+expect_exit 2 "--seed 1e16: expected a whole number" $RUN "$W" --seed 1e16
 expect_exit 2 "cannot write" $RUN "$W" --json /nonexistent/dir/out.json
 
 # machine files: malformed, incomplete, inconsistent, and a path that is not there

@@ -76,6 +76,21 @@ grep -q "$((RUNS - done_before)) to do" "$TMP/k.err" || fail "--resume redid fin
 [ "$(wc -l < "$TMP/k/runs.jsonl")" -eq $RUNS ] || fail "after --resume runs.jsonl has $(wc -l < "$TMP/k/runs.jsonl") lines"
 cmp -s "$TMP/k/summary.json" "$TMP/j1/summary.json" || fail "the resumed summary differs"
 
+# a point no seed changes (sheaves: no ticket lock with two waiters) says so
+# in the table; one the seeds do change gets its CI
+cat > "$TMP/same.json" <<'EOF2'
+{ "name": "same", "machines": ["tigerton"], "workloads": ["hackbench 20 process 20"],
+  "policies": [ { "name": "slub", "label": "sheaves", "set": { "kernel": "7.0" } },
+                { "name": "slub", "label": "ticket", "set": { "kernel": "2.6.25" } } ],
+  "replicates": 2, "seed": 1 }
+EOF2
+"$SLABSIM" sweep "$TMP/same.json" -j 2 --no-plot --out "$TMP/same" > "$TMP/same.out" 2> /dev/null ||
+	fail "the sweep of same.json failed"
+grep -q "^  sheaves .*, all 2 runs the same: no seed changed it$" "$TMP/same.out" ||
+	fail "identical replicates not reported: $(cat "$TMP/same.out")"
+grep -q "^  ticket .* +- [0-9.]*$" "$TMP/same.out" ||
+	fail "the seed-dependent point lost its CI: $(cat "$TMP/same.out")"
+
 # MPI: rank 0 writes, ranks 1-2 run; the same summary again
 if [ -n "${SLABSIM_MPI:-}" ] && [ -x "${SLABSIM_MPI:-}" ] && command -v mpirun > /dev/null; then
 	# CI runs as root in a container: allow root, and no ptrace-based
