@@ -12,6 +12,7 @@
 
 #include "cli.h"
 #include "sweep.h"
+#include "sweep_eta.h"
 #include "sweep_opts.h"
 #include "report/summary.h"
 
@@ -60,6 +61,8 @@ struct progress {
 	struct sim_err err;
 	bool write_failed;
 	const char *out;	/* the results folder: crashed.jsonl goes there */
+	struct sweep_eta eta;	/* each run left predicted from its relatives */
+	int workers;
 };
 
 static double now(void)
@@ -111,6 +114,7 @@ static void on_done(void *ctx, int run, const char *line, const char *why)
 	if (run >= 0 && run < experiment_runs(e))
 		experiment_short_key(e, &e->points[run / e->replicates], key, sizeof(key));
 	pg->done++;
+	sweep_eta_mark(&pg->eta, run, 2);
 	if (!j) {
 		pg->failed++;
 		fprintf(stderr, "%sslabsim: run %d (%s, replicate %d): %s\n", pg->tty ? "\r\033[K" : "",
@@ -133,9 +137,11 @@ static void on_done(void *ctx, int run, const char *line, const char *why)
 	else
 		cJSON_Delete(j);
 	int finished = pg->done_before + pg->done;
-	double el = now() - pg->t0;
+	double left = sweep_eta_seconds(&pg->eta, pg->runs, pg->workers);
+	if (left < 0)	/* no wall times to go by */
+		left = (now() - pg->t0) / pg->done * (pg->total - finished);
 	char eta[32];
-	fmt_duration(el / pg->done * (pg->total - finished), eta, sizeof(eta));
+	fmt_duration(left, eta, sizeof(eta));
 	if (pg->tty) {
 		int width = 30, fill = pg->total ? width * finished / pg->total : width;
 		fprintf(stderr, "\r  [%.*s%*s] %d/%d runs, ETA %s ", fill,
@@ -203,16 +209,20 @@ int cmd_sweep(int argc, char **argv)
 	struct progress pg = { .e = &e, .runs = runs, .fd = -1, .tty = isatty(2), .out = o.out };
 	int *todo = NULL, ntodo = 0;
 	if (status < 0 && rank == 0) {
-		if (sweep_open_dir(&o, &e, runs, &pg.fd, &err) < 0) {
+		if (sweep_open_dir(&o, &e, runs, &pg.fd, &err) < 0 ||
+		    sweep_eta_init(&pg.eta, &e, &err) < 0) {
 			status = cli_usage_error("%s", err.msg);
 		} else {
 			todo = malloc(((size_t)experiment_runs(&e) + 1) * sizeof(*todo));
 			for (int i = 0; i < experiment_runs(&e); i++) {
 				if (runs[i])
 					pg.done_before++;
-				else if (i % o.shard_n == o.shard_i)
+				else if (i % o.shard_n == o.shard_i) {
 					todo[ntodo++] = i;
+					sweep_eta_mark(&pg.eta, i, 1);
+				}
 			}
+			pg.workers = nranks > 1 ? nranks - 1 : o.jobs;
 			pg.total = pg.done_before + ntodo;
 			fprintf(stderr, "%s: %d points x %d replicates = %d runs%s; %d to do, %d %s\n",
 				e.name, e.npoints, e.replicates, experiment_runs(&e),
@@ -266,6 +276,7 @@ int cmd_sweep(int argc, char **argv)
 			cJSON_Delete(runs[i]);
 	free(runs);
 	free(todo);
+	sweep_eta_free(&pg.eta);
 	experiment_free(&e);
 	sweep_mpi_finish();
 	return status;

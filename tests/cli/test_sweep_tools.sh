@@ -1,13 +1,19 @@
 # test_sweep_tools.sh - the rest of the experiment tools on a small
-# experiment (tests/cli/data/tiny-sweep.json): --shard and merge give the
-# sweep's summary, plot redraws (png, svg), CIs narrow as replicates grow,
-# machine expressions, and bad experiment files get one message with the key
-# path, exit 2, and no results folder.
+# experiment (tests/cli/data/tiny-sweep.json): the ETA replay runs, --shard
+# and merge give the sweep's summary, plot redraws (png, svg), CIs narrow as
+# replicates grow, machine expressions, and bad experiment files get one
+# message with the key path, exit 2, and no results folder.
 . tests/cli/lib.sh
 EXP=tests/cli/data/tiny-sweep.json
 
 "$SLABSIM" sweep "$EXP" -j 2 --out "$TMP/all" > "$TMP/all.out" 2>&1 || fail "tiny sweep failed"
 grep -q "nehalem-ep slub_min_objects=16" "$TMP/all.out" || fail "no summary table: $(cat "$TMP/all.out")"
+
+# tools/eta_replay.py: the two ETA rules replayed on the sweep's own runs
+python3 tools/eta_replay.py "$TMP/all/runs.jsonl" > "$TMP/eta.txt" || fail "eta_replay.py failed"
+grep -Eq "^all +12 +[0-9]+% +[0-9]+% +[0-9]+% +[0-9]+%$" "$TMP/eta.txt" ||
+	fail "eta_replay.py: $(cat "$TMP/eta.txt")"
+expect_exit 2 "not a sweep's runs.jsonl" python3 tools/eta_replay.py "$EXP"
 
 # shards, as Slurm array tasks would run them, then merge
 for i in 0 1 2; do
