@@ -76,8 +76,8 @@ grep -q "$((RUNS - done_before)) to do" "$TMP/k.err" || fail "--resume redid fin
 [ "$(wc -l < "$TMP/k/runs.jsonl")" -eq $RUNS ] || fail "after --resume runs.jsonl has $(wc -l < "$TMP/k/runs.jsonl") lines"
 cmp -s "$TMP/k/summary.json" "$TMP/j1/summary.json" || fail "the resumed summary differs"
 
-# a point no seed changes (sheaves: no ticket lock with two waiters) says so
-# in the table; one the seeds do change gets its CI
+# a point no seed changes (7.0's queued spinlocks draw no random number) says
+# so in the table; one the seeds do change (2.6.25's ticket locks) gets its CI
 cat > "$TMP/same.json" <<'EOF2'
 { "name": "same", "machines": ["tigerton"], "workloads": ["hackbench 20 process 20"],
   "policies": [ { "name": "slub", "label": "sheaves", "set": { "kernel": "7.0" } },
