@@ -1,4 +1,4 @@
-# slabsim: slab memory against throughput (the cost of caching). Edit and re-run: gnuplot memory.gp (in this folder)
+# slabsim: slab memory against hackbench throughput (million messages/s) (the cost of caching). Edit and re-run: gnuplot memory.gp (in this folder)
 set terminal pngcairo size 1000,600 font ',10'
 set output 'memory.png'
 set termoption noenhanced
@@ -16,7 +16,7 @@ set linetype 8 lc rgb '#17becf' lw 1.5
 set linetype 9 lc rgb '#bcbd22' lw 1.5
 set linetype 10 lc rgb '#7f7f7f' lw 1.5
 set linetype cycle 10
-set title "designs-hackbench: hackbench 100 process, loops=100 (3 replicates, 95% CI)"
+set title "designs-hackbench: hackbench 100 process (2 replicates, 95% CI)"
 set xlabel "hackbench throughput (million messages/s)"
 set ylabel 'slab memory, peak (MB)'
 set yrange [0:*]

@@ -16,7 +16,7 @@ set linetype 8 lc rgb '#17becf' lw 1.5
 set linetype 9 lc rgb '#bcbd22' lw 1.5
 set linetype 10 lc rgb '#7f7f7f' lw 1.5
 set linetype cycle 10
-set title "designs-hackbench: hackbench 100 process, loops=100 (3 replicates, 95% CI)"
+set title "designs-hackbench: hackbench 100 process (2 replicates, 95% CI)"
 set xlabel "machine"
 set ylabel "time (simulated s)"
 set logscale y
