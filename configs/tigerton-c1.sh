@@ -1,6 +1,7 @@
 #!/bin/sh
 # tigerton-c1.sh - case C1 (validation/C1.json): hackbench 100 process on the 16-CPU
-# Tigerton with SLUB of 2.6.25 and slub_min_objects = 8, 16, 32, 64
+# Tigerton with SLUB of 2.6.25-rc5 (the kernel C1 was measured on) and
+# slub_min_objects = 8, 16, 32, 64
 # (slub_max_order=3), beside the times Zhang Yanmin published (LKML, 14 March
 # 2008). Runs the four in parallel, one per CPU of this machine. The
 # published times are of 2000 loops: at fewer loops only the ratios to the
@@ -15,12 +16,12 @@ SEED=${3:-1}
 OUT=$(mktemp -d /tmp/slabsim-c1.XXXXXX)
 trap 'rm -rf "$OUT"' EXIT
 JOBS=$(nproc 2>/dev/null || echo 1)
-echo "hackbench 100 process $LOOPS on tigerton, SLUB (kernel=2.6.25), slub_max_order=3, seed $SEED"
+echo "hackbench 100 process $LOOPS on tigerton, SLUB (kernel=2.6.25-rc5), slub_max_order=3, seed $SEED"
 echo "running 4 simulations, $JOBS at a time ..."
 running=0
 for mo in 8 16 32 64; do
 	"$SLABSIM" run -m tigerton -p slub -w "hackbench 100 process $LOOPS" \
-		slub_min_objects=$mo slub_max_order=3 --seed "$SEED" \
+		kernel=2.6.25-rc5 slub_min_objects=$mo slub_max_order=3 --seed "$SEED" \
 		--json "$OUT/$mo.json" --quiet > "$OUT/$mo.txt" 2>&1 &
 	running=$((running + 1))
 	if [ "$running" -ge "$JOBS" ]; then

@@ -178,9 +178,10 @@ static long unix_stream_sendmsg(struct task *t, struct unix_sock *sk, size_t len
 		skb_queue_tail(k, cpu, other, skb);
 		hw_spin_unlock(k->hw, cpu, &other->u_lock);
 		other->received++;
-		/* other->sk_data_ready() = sock_def_readable(): a sync wake-up */
+		/* other->sk_data_ready() = sock_def_readable(): a sync wake-up
+		 * from 2.6.25-rc7 (6f3d09291b4), a plain one before */
 		if (waitqueue_active(t, &other->sk_sleep))
-			wake_up(t, &other->sk_sleep, k->era >= 20625);
+			wake_up(t, &other->sk_sleep, kernel_has_2625rc7_sched(k->era, k->rc));
 		sent += size;
 		sk->sent++;
 		sym_exit(task_cpu(t), psym);

@@ -13,8 +13,9 @@
 #include "slab.h"
 
 const struct param_def kernel_param_defs[] = {
-	{ "kernel", PT_ENUM, "2.6.25", 0, 0, "2.6.24|2.6.25|2.6.26|3.1|3.2|6.18|7.0",
-	  "kernel version whose defaults (lock kind, SLUB era, scheduler) apply" },
+	{ "kernel", PT_ENUM, "2.6.25", 0, 0, "2.6.24|2.6.25-rc5|2.6.25|2.6.26|3.1|3.2|6.18|7.0",
+	  "kernel version whose defaults (lock kind, SLUB era, scheduler) apply; 2.6.25-rc5 "
+	  "is 2.6.25 with the scheduler and socket wake-ups from before 2.6.25-rc7" },
 	{ "spinlock", PT_ENUM, "ticket", 0, 0, "byte|ticket|queued",
 	  "x86 spinlock: byte (up to 2.6.24, unfair), ticket (2.6.25-4.1, FIFO) or "
 	  "queued (4.2+, MCS)" },
@@ -57,19 +58,28 @@ int kernel_version_code(const char *v)
 	return a * 10000 + b * 100 + c;
 }
 
+int kernel_release_candidate(const char *v)
+{
+	const char *rc = strstr(v, "-rc");
+	return rc ? atoi(rc + 3) : 0;
+}
+
 int kernel_presets(struct param_set *ps, struct sim_err *err)
 {
 	struct fault_attr a;	/* refused here, before a run is built */
 	if (fault_attr_parse(&a, "failslab", param_str(ps, "failslab"), err) < 0 ||
 	    fault_attr_parse(&a, "fail_page_alloc", param_str(ps, "fail_page_alloc"), err) < 0)
 		return -1;
-	int era = kernel_version_code(param_str(ps, "kernel"));
+	const char *version = param_str(ps, "kernel");
+	int era = kernel_version_code(version), rc = kernel_release_candidate(version);
 	const char *lock = era >= 40200 ? "queued" : era >= 20625 ? "ticket" : "byte";
 	if (params_preset(ps, "spinlock", lock, err) < 0)
 		return -1;
-	/* sysctl_sched_wakeup_granularity: 10 ms, 5 ms in 2.6.25, 10 ms again */
+	/* sysctl_sched_wakeup_granularity: 10 ms, 5 ms from 2.6.25-rc7 (74e3cd7f480)
+	 * to 2.6.25, 10 ms again */
 	if (params_preset(ps, "sched_wakeup_granularity_ns",
-			  era == 20625 ? "5000000" : "10000000", err) < 0)
+			  era == 20625 && kernel_has_2625rc7_sched(era, rc) ? "5000000" : "10000000",
+			  err) < 0)
 		return -1;
 	return 0;
 }
@@ -144,6 +154,7 @@ int kernel_init(struct kernel *k, struct engine *eng, struct hw *hw,
 	k->m = m;
 	k->params = *params;
 	k->era = kernel_version_code(param_str(params, "kernel"));
+	k->rc = kernel_release_candidate(param_str(params, "kernel"));
 	k->lock_kind = (enum hw_lock_kind)hw_lock_kind_parse(param_str(params, "spinlock"));
 	k->policy = policy;
 	if (fault_attr_parse(&k->failslab, "failslab", param_str(params, "failslab"), err) < 0 ||

@@ -47,6 +47,7 @@ struct kernel {
 	const struct machine *m;
 	struct param_set params;
 	int era;			/* e.g. 20625 for 2.6.25 */
+	int rc;				/* its release candidate (2.6.25-rc5: 5); 0: the release */
 	enum hw_lock_kind lock_kind;
 	struct page_alloc pa;
 	struct sched sched;
@@ -98,8 +99,22 @@ int kernel_presets(struct param_set *ps, struct sim_err *err);
  * (failslab, fail_page_alloc) and the page allocator's own (into buf). */
 const char *kernel_alloc_failures(const struct kernel *k, char *buf, size_t size);
 
-/* Parse "2.6.25" into 20625. */
+/* Parse "2.6.25" (or "2.6.25-rc5") into 20625. */
 int kernel_version_code(const char *v);
+
+/* The release candidate of "2.6.25-rc5" (5); 0 for a release. */
+int kernel_release_candidate(const char *v);
+
+/* Whether `era`/`rc` has the scheduler work merged for 2.6.25-rc7 (March
+ * 2008, after the hackbench and volanomark reports of 2.6.25-rc5): socket
+ * wake-ups are sync (6f3d09291b4, sock_def_readable), sync wake-ups are
+ * affine by avg_overlap (4ae7d5cefd4, wake_affine) instead of by a cold
+ * wakee (task_hot), and the wake-up granularity is 5 ms (74e3cd7f480).
+ * 2.6.24 and 2.6.25-rc1..rc6 have none of them. */
+static inline bool kernel_has_2625rc7_sched(int era, int rc)
+{
+	return era > 20625 || (era == 20625 && (rc == 0 || rc >= 7));
+}
 
 int kernel_init(struct kernel *k, struct engine *eng, struct hw *hw,
 		const struct machine *m, const struct param_set *params,

@@ -120,10 +120,12 @@ void sched_preempt_point(struct task *t)
 
 /* select_task_rq_fair() of 2.6.25, with run-queue lengths for loads:
  * wake-affine pulls a sync wakee to the waker's CPU when both run briefly
- * after waking others (avg_overlap), or when that keeps the load balanced
- * (imbalance_pct); passive balancing (SD_WAKE_BALANCE) takes it there when
- * the waker's CPU is not busier. Else it stays where it last ran. The
- * kernel's "idle enough" test on tl_per_task is approximated by the last. */
+ * after waking others (avg_overlap; before 2.6.25-rc7, when the wakee is
+ * cache-cold: task_hot() false, it last ran migration_cost ago or more), or
+ * when that keeps the load balanced (imbalance_pct); passive balancing
+ * (SD_WAKE_BALANCE) takes it there when the waker's CPU is not busier.
+ * Else it stays where it last ran. The kernel's "idle enough" test on
+ * tl_per_task is approximated by the last. */
 static int select_task_rq(struct sched *s, struct task *waker, struct task *p, bool sync)
 {
 	int prev = p->cpu, this = waker->cpu;
@@ -135,8 +137,15 @@ static int select_task_rq(struct sched *s, struct task *waker, struct task *p, b
 	long this_load = s->rq[this].nr_running - (sync ? 1 : 0);
 	if (this_load < 0)
 		this_load = 0;
-	if (sync && waker->avg_overlap < s->migration_cost && p->avg_overlap < s->migration_cost)
+	if (!s->affine_by_overlap) {
+		/* task_hot(): a signed delta, the waker's clock may trail */
+		int64_t idle = (int64_t)(task_cpu(waker)->clock - p->exec_start);
+		if (sync && idle >= (int64_t)s->migration_cost)
+			return this;
+	} else if (sync && waker->avg_overlap < s->migration_cost &&
+		   p->avg_overlap < s->migration_cost) {
 		return this;
+	}
 	if (100 * (this_load + 1) <= WAKE_IMBALANCE_PCT * load)
 		return this;
 	if (WAKE_IMBALANCE_PCT * this_load <= 100 * load)

@@ -186,6 +186,7 @@ int sched_init(struct sched *s, struct kernel *k, struct sim_err *err)
 	s->balance_interval = (uint64_t)(param_double(&k->params, "sched_balance_interval_us") *
 					 1000 * cyc_per_ns);
 	s->wake_affine = param_bool(&k->params, "wake_affine");
+	s->affine_by_overlap = kernel_has_2625rc7_sched(k->era, k->rc);
 	const struct cost_ref costs[] = {
 		{ "schedule", &s->cost_schedule }, { "context_switch", &s->cost_switch },
 		{ "switch_mm", &s->cost_switch_mm }, { "try_to_wake_up", &s->cost_wake },
