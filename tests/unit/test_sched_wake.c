@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -134,6 +135,7 @@ static void test_versions_and_presets(void **state)
 
 int main(void)
 {
+	setenv("SLABSIM_MACHINES", "machines", 1);
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_overlap_pulls_a_hot_wakee),
 		cmocka_unit_test(test_before_rc7_a_hot_wakee_stays),
