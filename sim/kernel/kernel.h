@@ -102,7 +102,7 @@ const char *kernel_alloc_failures(const struct kernel *k, char *buf, size_t size
 /* Parse "2.6.25" (or "2.6.25-rc5") into 20625. */
 int kernel_version_code(const char *v);
 
-/* The release candidate of "2.6.25-rc5" (5); 0 for a release. */
+/* The release candidate a version names: 5 for "2.6.25-rc5", 0 for a release. */
 int kernel_release_candidate(const char *v);
 
 /* Whether `era`/`rc` has the scheduler work merged for 2.6.25-rc7 (March
