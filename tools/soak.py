@@ -35,8 +35,8 @@ CPUS = {"core2-ep": 8, "epyc-genoa-2s": 384, "nehalem-ep": 16, "nehalem-ex": 64,
 MACHINES = sorted(CPUS)
 SMALL = ["core2-ep", "nehalem-ep", "opteron-2350-2s", "phenom-x4", "tigerton", "westmere-ep"]
 POLICIES = ["slab", "slub", "slqb", "magazine"]
-SLUB_ERAS = ["2.6.24", "2.6.25", "2.6.26", "3.1", "3.2", "6.18", "7.0"]
-OTHER_ERAS = ["2.6.24", "2.6.25", "2.6.26"]
+SLUB_ERAS = ["2.6.24", "2.6.25-rc5", "2.6.25", "2.6.26", "3.1", "3.2", "6.18", "7.0"]
+OTHER_ERAS = ["2.6.24", "2.6.25-rc5", "2.6.25", "2.6.26"]
 HOST_FIGURES = ("wall_seconds", "events_per_second", "host_peak_rss_mb")
 CHECK_INTERVAL_US = 20	# the second run of a draw checks this often mid-run
 
