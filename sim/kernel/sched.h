@@ -1,8 +1,9 @@
 /* sched.h - tasks and the scheduler: per-CPU run queues ordered by vruntime
  * (CFS of 2.6.24-26), time slices, wake-up placement (wake-affine for sync
- * wake-ups, as 2.6.25's avg_overlap test), preemption at the return to user
- * space, idle and periodic load balancing, fork placement on the idlest CPU,
- * and a context-switch cost that includes switch_mm between processes.
+ * wake-ups: 2.6.25's avg_overlap test, or the cold-wakee test of 2.6.24 and
+ * 2.6.25-rc5), preemption at the return to user space, idle and periodic
+ * load balancing, fork placement on the idlest CPU, and a context-switch
+ * cost that includes switch_mm between processes.
  *
  * A task is a fiber. Code running in a task gets its CPU from task_cpu()
  * again after anything that can sleep: a task may wake up on another CPU. */
