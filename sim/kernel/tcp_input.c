@@ -76,7 +76,7 @@ static void tcp_rcv_established(struct task *t, struct tcp_sock *sk, int id)
 	if (skb->fin && sk->fin_sent)
 		tcp_send_ack(t, sk);	/* FIN_WAIT2 -> TIME_WAIT */
 	if (waitqueue_active(t, &sk->sk_sleep))	/* sock_def_readable() */
-		wake_up(t, &sk->sk_sleep, net->sync_wakeups);
+		wake_up(t, &sk->sk_sleep, net->sync_readable);
 	sym_exit(task_cpu(t), psym);
 }
 
@@ -96,7 +96,7 @@ void tcp_v4_rcv(struct task *t, struct tcp_sock *sk, int id)
 	if (sk->owned || sk->ucopy_task) {
 		tcp_queue_push(&sk->backlog, id);
 		if (!sk->owned && sk->backlog.len == 1)		/* tcp_prequeue() */
-			wake_up(t, &sk->sk_sleep, net->sync_wakeups);
+			wake_up(t, &sk->sk_sleep, net->sync_prequeue);
 	} else {
 		tcp_rcv_established(t, sk, id);
 	}

@@ -115,7 +115,8 @@ struct tcp_net {
 	unsigned int mss, advmss;
 	bool sg;			/* lo's NETIF_F_SG: payload in page frags */
 	int sndbuf;			/* SO_SNDBUF as set (locked), 0: autotuned */
-	bool sync_wakeups;		/* sk_data_ready wakes with the sync hint */
+	bool sync_readable;		/* sock_def_readable() wakes with the sync hint */
+	bool sync_prequeue;		/* so does tcp_prequeue() */
 	struct tcp_costs cost;
 	int sym_sendto, sym_recvfrom, sym_sendmsg, sym_recvmsg, sym_transmit, sym_v4_rcv,
 		sym_rcv_established, sym_ack, sym_send_ack;

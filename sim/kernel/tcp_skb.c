@@ -55,9 +55,13 @@ int tcp_net_init(struct kernel *k, struct tcp_net *net, bool sg, int sndbuf,
 	net->sndbuf = sndbuf;
 	net->mss = LOOPBACK_MTU - TCP_IPHDR_LEN - TCP_TCPHDR_LEN - TCPOLEN_TSTAMP_ALIGNED;
 	net->advmss = LOOPBACK_MTU - TCP_IPHDR_LEN - TCP_TCPHDR_LEN;
-	/* sock_def_readable() and tcp_prequeue() wake with the sync hint
-	 * from 2.6.30 (wake_up_interruptible_sync_poll) */
-	net->sync_wakeups = k->era >= 20630;
+	/* sock_def_readable() wakes with wake_up_interruptible_sync() from
+	 * 2.6.25-rc7 (6f3d09291b4, "sched, net: socket wakeups are sync");
+	 * tcp_prequeue() (include/net/tcp.h) with a plain wake-up until
+	 * 2.6.34-rc2 (c839d30a41d, "net: add scheduler sync hint to
+	 * tcp_prequeue()") */
+	net->sync_readable = kernel_has_2625rc7_sched(k->era, k->rc);
+	net->sync_prequeue = k->era >= 20634;
 	net->skb_free = net->page_free = -1;
 	if (load_tcp_costs(net, err) < 0)
 		return -1;

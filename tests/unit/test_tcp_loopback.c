@@ -2,7 +2,8 @@
  * sk_wmem_queued accounting of one segment and its release by the ACK, the
  * FIN handshake that leaves both sockets empty, and a writer that fills
  * tcp_wmem[1], sleeps, and is woken by the reader's ACK with sk_sndbuf
- * grown by tcp_new_space(). */
+ * grown by tcp_new_space(); and which of TCP's reader wake-ups carry the
+ * sync hint in each era. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -25,15 +26,24 @@ struct tcp_test {
 	int done;
 };
 
-static void tcp_test_setup(struct tcp_test *tt, const char *machine)
+static void tcp_test_setup_kernel(struct tcp_test *tt, const char *machine, const char *kernel)
 {
 	memset(tt, 0, sizeof(*tt));
-	struct run_config cfg = { .machine = machine, .policy = "slub", .seed = 3 };
+	char assign[64];
+	const char *assigns[] = { assign };
+	snprintf(assign, sizeof(assign), "kernel=%s", kernel);
+	struct run_config cfg = { .machine = machine, .policy = "slub", .seed = 3,
+				  .assign = kernel ? assigns : NULL, .nassign = kernel ? 1 : 0 };
 	struct sim_err err;
 	if (run_configure(&tt->r, &cfg, &err) < 0 || run_build(&tt->r, &err) < 0 ||
 	    tcp_net_init(&tt->r.k, &tt->net, true, 0, &err) < 0)
 		fail_msg("%s", err.msg);
 	tcp_socketpair(&tt->net, &tt->a, &tt->b, 0);
+}
+
+static void tcp_test_setup(struct tcp_test *tt, const char *machine)
+{
+	tcp_test_setup_kernel(tt, machine, NULL);
 }
 
 static void tcp_test_teardown(struct tcp_test *tt)
@@ -153,6 +163,27 @@ static void test_sndbuf_wait_and_autotune(void **state)
 	tcp_test_teardown(&tt);
 }
 
+/* sock_def_readable() is sync from 2.6.25-rc7, tcp_prequeue() from 2.6.34. */
+static void test_sync_wakeups_by_era(void **state)
+{
+	(void)state;
+	static const struct { const char *kernel; bool readable, prequeue; } want[] = {
+		{ "2.6.24", false, false }, { "2.6.25-rc5", false, false },
+		{ "2.6.25", true, false },  { "2.6.26", true, false },
+		{ "3.1", true, true },      { "6.18", true, true },
+	};
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		static struct tcp_test tt;
+		tcp_test_setup_kernel(&tt, "core2-ep", want[i].kernel);
+		if (tt.net.sync_readable != want[i].readable ||
+		    tt.net.sync_prequeue != want[i].prequeue)
+			fail_msg("kernel=%s: sock_def_readable sync %d (want %d), tcp_prequeue "
+				 "sync %d (want %d)", want[i].kernel, tt.net.sync_readable,
+				 want[i].readable, tt.net.sync_prequeue, want[i].prequeue);
+		tcp_test_teardown(&tt);
+	}
+}
+
 int main(void)
 {
 	setenv("SLABSIM_MACHINES", "machines", 1);
@@ -160,6 +191,7 @@ int main(void)
 		cmocka_unit_test(test_fclone_size),
 		cmocka_unit_test(test_segment_accounting),
 		cmocka_unit_test(test_sndbuf_wait_and_autotune),
+		cmocka_unit_test(test_sync_wakeups_by_era),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
