@@ -29,9 +29,10 @@ struct tcp_test {
 static void tcp_test_setup_kernel(struct tcp_test *tt, const char *machine, const char *kernel)
 {
 	memset(tt, 0, sizeof(*tt));
-	char assign[64];
+	char assign[64] = "";
 	const char *assigns[] = { assign };
-	snprintf(assign, sizeof(assign), "kernel=%s", kernel);
+	if (kernel)
+		snprintf(assign, sizeof(assign), "kernel=%s", kernel);
 	struct run_config cfg = { .machine = machine, .policy = "slub", .seed = 3,
 				  .assign = kernel ? assigns : NULL, .nassign = kernel ? 1 : 0 };
 	struct sim_err err;
