@@ -8,8 +8,8 @@ set xlabel 'published'
 set ylabel 'simulated'
 unset key
 set title 'C1'
-set xrange [4.62485:487.5]
-set yrange [4.62485:487.5]
+set xrange [6.2724:487.5]
+set yrange [6.2724:487.5]
 plot x lc rgb 'gray', 'validation.dat' index 0 using 1:2:3:4 with yerrorbars pt 7 ps 0.6 lc rgb '#0060a0'
 set title 'C2'
 set xrange [21.9333:2365.35]
@@ -24,16 +24,16 @@ set xrange [0.000116208:0.00272998]
 set yrange [0.000116208:0.00272998]
 plot x lc rgb 'gray', 'validation.dat' index 3 using 1:2:3:4 with yerrorbars pt 7 ps 0.6 lc rgb '#0060a0'
 set title 'V1'
-set xrange [0.396667:1.88151]
-set yrange [0.396667:1.88151]
+set xrange [0.396667:1.97363]
+set yrange [0.396667:1.97363]
 plot x lc rgb 'gray', 'validation.dat' index 4 using 1:2:3:4 with yerrorbars pt 7 ps 0.6 lc rgb '#0060a0'
 set title 'V2'
-set xrange [0.6358:2.16425]
-set yrange [0.6358:2.16425]
+set xrange [0.6358:2.32937]
+set yrange [0.6358:2.32937]
 plot x lc rgb 'gray', 'validation.dat' index 5 using 1:2:3:4 with yerrorbars pt 7 ps 0.6 lc rgb '#0060a0'
 set title 'V3'
-set xrange [0.600021:1.96332]
-set yrange [0.600021:1.96332]
+set xrange [0.600021:1.92103]
+set yrange [0.600021:1.92103]
 plot x lc rgb 'gray', 'validation.dat' index 6 using 1:2:3:4 with yerrorbars pt 7 ps 0.6 lc rgb '#0060a0'
 set title 'V4'
 set xrange [488.133:6089.85]

@@ -579,14 +579,38 @@ static void hw_own(struct hw *hw, struct sim_cpu *cpu, struct hw_line *l)
 		cpu_charge(cpu, done - cpu->clock);
 }
 
+/* When a store issued now can start taking its line: x86 stores leave the
+ * store buffer in program order (TSO, Intel SDM vol. 3A, 8.2.2), so not
+ * before the CPU's earlier stores have. */
+static uint64_t store_start(const struct hw *hw, const struct sim_cpu *cpu)
+{
+	uint64_t done = hw->sb[cpu->id].stores_done;
+	return done > cpu->clock ? done : cpu->clock;
+}
+
 uint64_t hw_store_posted(struct hw *hw, struct sim_cpu *cpu, struct hw_line *l)
 {
 	cpu_sync(cpu);
-	uint64_t done = hw_take(hw, cpu->id, l, cpu->clock);
+	uint64_t done = hw_take(hw, cpu->id, l, store_start(hw, cpu));
 	l->written = done;
 	if (l->watch)
 		wake_watchers(hw, l, done);
 	return done;
+}
+
+/* A store to a line other CPUs spin on (a lock holder's write to the list
+ * head beside its lock, as add_partial() does on kmem_cache_node): it
+ * retires into the store buffer and the CPU goes on, while the line is
+ * taken from behind the spinners' re-reads; the spinners read it again once
+ * it lands. A later locked op or the unlock waits for it (store_start). */
+static void hw_write_spun(struct hw *hw, struct sim_cpu *cpu, struct hw_line *l)
+{
+	uint64_t done = hw_take(hw, cpu->id, l, store_start(hw, cpu));
+	hw->sb[cpu->id].stores_done = done;
+	l->written = done;
+	hw_spinners_reread(hw, l, cpu->id, done);
+	if (l->watch)
+		wake_watchers(hw, l, done);
 }
 
 void hw_write(struct hw *hw, struct sim_cpu *cpu, struct hw_line *l)
@@ -596,10 +620,14 @@ void hw_write(struct hw *hw, struct sim_cpu *cpu, struct hw_line *l)
 		return;
 	}
 	cpu_sync(cpu);
+	if (l->spin) {
+		hw_write_spun(hw, cpu, l);
+		return;
+	}
+	/* a store to a line nobody spins on stalls until it has the line: a
+	 * simplification (x86 posts it too) that the fits were made with */
 	hw_own(hw, cpu, l);
 	l->written = cpu->clock;
-	if (l->spin)
-		hw_spinners_reread(hw, l, cpu->id, cpu->clock);
 	if (l->watch)
 		wake_watchers(hw, l, cpu->clock);
 }

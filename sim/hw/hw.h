@@ -135,6 +135,9 @@ void hw_line_reset(struct hw *hw, struct hw_line *l, int node);
 /* Accesses by the CPU running now. Each one obeys the ordering rule (it
  * syncs before a transaction) and charges the CPU its latency. */
 void hw_read(struct hw *hw, struct sim_cpu *cpu, struct hw_line *l);
+/* A store to a line others spin on is posted: the CPU goes on, the store
+ * lands after the spinners' queued re-reads, and the CPU's next locked op or
+ * posted store (the unlock) waits for it. */
 void hw_write(struct hw *hw, struct sim_cpu *cpu, struct hw_line *l);
 void hw_atomic(struct hw *hw, struct sim_cpu *cpu, struct hw_line *l);
 

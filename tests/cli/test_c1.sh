@@ -1,11 +1,12 @@
 # test_c1.sh - docs/calibration.md C1 on tigerton (kernel=2.6.25-rc5, hackbench 100 process, loops
-# reduced, slub_max_order=3): slub_min_objects=8 collapses (at least 5x the
+# reduced, slub_max_order=3): slub_min_objects=8 collapses (at least 8x the
 # time at 32), 32 -> 64 changes the time by less than 40%, and the profile at
 # 8 is dominated by the slab paths and spinning, at 64 it is not. At 300
 # loops the caches' growth is a large part of each run, so the bounds are
-# looser than the published size gives (6.9x and 8% at 2000 loops, which
+# looser than the published size gives (10.1x and 9% at 2000 loops, which
 # `slabsim validate C1` checks against the published 13.4x and 6%; here, at
-# 300 loops, 8 takes 6.7x the time of 32 and 64 26% less than 32).
+# 300 loops, 8 takes 10.2x the time of 32 and 64 22% less than 32; 6.7x
+# before a holder's store to a spun-on line was posted, stop 39).
 . tests/cli/lib.sh
 L=${C1_LOOPS:-300}
 if [ -n "${SLABSIM_SANITIZED:-}" ]; then	# sanitizer builds: run the paths, skip the timing claims
@@ -31,7 +32,7 @@ for mo in d:
         mo, t[mo], d[mo]['cpu']['busy'], d[mo]['cpu']['slab'], d[mo]['cpu']['spin'],
         ', '.join('%s %.1f%%' % (x['symbol'], x['percent']) for x in p[:3])))
     assert d[mo]['invariants'] == 'ok', d[mo]['invariants']
-assert t[8] >= 5 * t[32], "8 must be at least 5x slower than 32 (2.6.25 gave 4.1x)"
+assert t[8] >= 8 * t[32], "8 must be at least 8x slower than 32 (10.2x; 6.7x before stop 39)"
 assert abs(t[64] - t[32]) / t[32] < 0.40, "32 -> 64 must change the time by less than 40%"
 # at 8 the CPUs are in the allocator (its paths and its lock spinning)
 assert d[8]['cpu']['slab'] >= 0.5 and d[8]['cpu']['spin'] >= 0.3

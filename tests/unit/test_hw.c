@@ -96,15 +96,19 @@ static void test_fabric_queueing(void **state)
 				  m.handoff[DIST_OTHER_SOCKET]);
 }
 
-/* Spinners re-read after every write: a holder's later accesses to the same
- * line wait for them, so its critical section grows with the waiters. */
+/* Spinners re-read after every write: a holder's second store to the same
+ * line lands only after their re-reads, so the line, and its CPU's unlock or
+ * next locked op, waits for them. The stores themselves are posted (x86
+ * TSO): the CPU goes on meanwhile. */
 static void test_spinner_feedback(void **state)
 {
 	(void)state;
-	uint64_t hold[2];
+	uint64_t landed[2] = { 0 }, stalled[2] = { 0 }, unlocked[2] = { 0 }, atomic_at[2] = { 0 };
 	for (int k = 0; k < 2; k++) {
-		struct hw_line l;
+		struct hw_line l, other, lock;
 		hw_line_init(&hw, &l, 0);
+		hw_line_init(&hw, &other, 0);
+		hw_line_init(&hw, &lock, 0);
 		int nspin = k ? 12 : 0;
 		for (int i = 0; i < nspin; i++) {
 			hw.waiter[4 + i].next = i + 1 < nspin ? &hw.waiter[5 + i] : NULL;
@@ -113,14 +117,24 @@ static void test_spinner_feedback(void **state)
 		l.spin = nspin ? &hw.waiter[4] : NULL;
 		struct sim_cpu *c = &eng.cpus[0];
 		c->clock = 10000000 * (uint64_t)(k + 1);
+		hw.sb[0].stores_done = 0;
 		uint64_t t0 = c->clock;
 		hw_write(&hw, c, &l);	/* e.g. n->nr_partial++ */
 		hw_write(&hw, c, &l);	/* list head: needs the line again */
-		hold[k] = c->clock - t0;
+		stalled[k] = c->clock - t0;
+		landed[k] = (k ? hw.sb[0].stores_done : c->clock) - t0;
+		unlocked[k] = hw_store_posted(&hw, c, &lock) - t0;	/* the unlock */
+		hw_atomic(&hw, c, &other);	/* a locked op drains the stores first */
+		atomic_at[k] = c->clock - t0;
 	}
-	printf("  two writes to a lock's line: %llu cycles alone, %llu with 12 spinners\n",
-	       (unsigned long long)hold[0], (unsigned long long)hold[1]);
-	assert_true(hold[1] > hold[0] + 12 * m.occ_bus);
+	printf("  two writes to a lock's line land after %llu cycles alone, %llu with 12 "
+	       "spinners (CPU stalled %llu, %llu)\n", (unsigned long long)landed[0],
+	       (unsigned long long)landed[1], (unsigned long long)stalled[0],
+	       (unsigned long long)stalled[1]);
+	assert_true(landed[1] > landed[0] + 12 * m.occ_bus);
+	assert_true(stalled[1] < landed[1]);		/* posted: the CPU went on */
+	assert_true(unlocked[1] > landed[1]);		/* the unlock lands after them */
+	assert_true(atomic_at[1] >= landed[1]);		/* ... until its locked op */
 }
 
 /* The spinners of one die share its last-level cache: after a write, the
