@@ -198,8 +198,8 @@ cli/%: FORCE
 # 100 process 2000, sample=auto), 2 replicates, into out/demo/ (untracked:
 # the committed reference results in results/ are written by make results
 # only) with its plots. DEMO_EXP picks another experiment (make demo
-# DEMO_EXP=configs/tigerton-min-objects.json: the 12-value curve, about 35-40
-# minutes on 2 cores); DEMO_ARGS adds NAME=VALUE or options (make demo
+# DEMO_EXP=configs/tigerton-min-objects.json: the 12-value curve, about an hour
+# on 2 cores); DEMO_ARGS adds NAME=VALUE or options (make demo
 # DEMO_ARGS=loops=100 for a first look in a few minutes).
 DEMO_EXP ?= configs/tigerton-c1.json
 DEMO_ARGS ?=
