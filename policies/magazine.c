@@ -181,6 +181,8 @@ static unsigned int slab_weight(const struct mcache *mc, unsigned int refcnt)
 	return bs + (refcnt >> bs);
 }
 
+/* A partial slab into the bin of its weight (kmem_partial_slab_cmp's order); top follows.
+ * Caller holds cache_lock. */
 static void partial_add(struct mcache *mc, struct page *sp)
 {
 	int w = (int)slab_weight(mc, sp->inuse);
@@ -190,6 +192,7 @@ static void partial_add(struct mcache *mc, struct page *sp)
 	mc->nr_partial++;
 }
 
+/* A slab out of its partial bin; top drops to the highest bin that still holds one. */
 static void partial_del(struct mcache *mc, struct page *sp)
 {
 	list_del(&sp->lru);
@@ -483,6 +486,8 @@ static struct kmem_cpu_cache *cc_lock(struct mag *m, struct sim_cpu *cpu, struct
 	return ccp;
 }
 
+/* kmem_cache_alloc(): a round of the loaded magazine, else of the previous one if it has any,
+ * else a full magazine from the depot, else the slab layer; purges first after a resize. */
 static kaddr_t mag_alloc(void *state, struct kmem_cache *kc, struct sim_cpu *cpu, int node)
 {
 	struct mag *m = state;
@@ -551,6 +556,8 @@ static bool cpucache_magazine_alloc(struct mag *m, struct sim_cpu *cpu, struct m
 	return true;
 }
 
+/* kmem_cache_free(): a round into the loaded magazine, else the previous one if empty, else
+ * an empty magazine (cpucache_magazine_alloc), else the slab layer; purges first after a resize. */
 static void mag_free(void *state, struct kmem_cache *kc, struct sim_cpu *cpu, kaddr_t buf)
 {
 	struct mag *m = state;
@@ -580,6 +587,8 @@ static void mag_free(void *state, struct kmem_cache *kc, struct sim_cpu *cpu, ka
 
 /* --- the depot's working set, and resizing (kmem_cache_update) --- */
 
+/* One list's part of kmem_depot_ws_update(): the interval's minimum becomes the reap limit,
+ * and the minimum starts again from the total. */
 static void ws_update(struct kmem_maglist *mlp)
 {
 	mlp->ml_reaplimit = mlp->ml_min;
@@ -700,6 +709,8 @@ static int make_magtype_caches(struct mag *m, struct sim_err *err)
 	return 0;
 }
 
+/* The kmem_magtype[] row a cache starts with: magazine_size's, else the first whose minbuf
+ * is below the chunk size (kmem_cache_create); -1: no magazines (KMF_NOMAGAZINE). */
 static int magtype_of(const struct mag *m, size_t chunksize)
 {
 	if (m->fixed_magsize == 0)
@@ -714,6 +725,8 @@ static int magtype_of(const struct mag *m, size_t chunksize)
 	return mt;
 }
 
+/* kmem_cache_create(): chunk size and alignment, slab geometry, KMF_HASH for big chunks,
+ * the magtype, slab bins, depot and CPU caches; the kmem_magazine_N caches come first. */
 static struct kmem_cache *mag_cache_create(void *state, struct kmem_cache *kc,
 					   struct sim_err *err)
 {
@@ -778,6 +791,7 @@ static struct kmem_cache *mag_cache_create(void *state, struct kmem_cache *kc,
 	return kc;
 }
 
+/* The largest kmem_alloc cache, KMEM_BIG_MAXBUF (128 KB); beyond it, pages. */
 static unsigned int mag_kmalloc_max(void *state)
 {
 	(void)state;
@@ -786,6 +800,7 @@ static unsigned int mag_kmalloc_max(void *state)
 
 /* --- reports and invariants --- */
 
+/* The magazines on a depot list, by walking it (for the check). */
 static long maglist_length(const struct kmem_maglist *mlp)
 {
 	long n = 0;
@@ -794,6 +809,8 @@ static long maglist_length(const struct kmem_maglist *mlp)
 	return n;
 }
 
+/* kstat -n CACHE: the kstats with the CPUs' counts and the depot's exchanges added
+ * (kmem_cache_kstat_update); chunk, slab and magazine sizes as tunables. */
 static void mag_cache_info(void *state, struct kmem_cache *kc, struct cache_info *out)
 {
 	struct mag *m = state;
@@ -860,6 +877,8 @@ static int count_rounds(struct mag *m, struct mcache *mc, const struct kmem_maga
 	return 0;
 }
 
+/* The slab layer's books: each partial slab in its weight's bin at or below top, each
+ * complete slab full, and the counts agree with nr_partial, nr_complete and nall. */
 static int check_slab_lists(struct mcache *mc, struct sim_err *err)
 {
 	unsigned long partial = 0, complete = 0;
@@ -947,6 +966,8 @@ static int mag_check(void *state, struct kmem_cache *kc, struct sim_err *err)
 
 /* --- the policy --- */
 
+/* The policy's state: magazine_size checked against kmem_magtype[], the parameters, SLAB's
+ * costs, kernel-named symbols and the kmem_update worker on CPU 0. */
 static int mag_create(struct kernel *k, const struct param_set *ps, void **state,
 		      struct sim_err *err)
 {
@@ -995,6 +1016,7 @@ static int mag_create(struct kernel *k, const struct param_set *ps, void **state
 	return 0;
 }
 
+/* The host records of a chain of magazines (a depot list, the pool) freed. */
 static void free_magazine_list(struct kmem_magazine *mp)
 {
 	while (mp) {
@@ -1004,6 +1026,8 @@ static void free_magazine_list(struct kmem_magazine *mp)
 	}
 }
 
+/* Every cache's magazines, lists and arrays, the magazine pool, the update worker, then
+ * the state. */
 static void mag_destroy(void *state)
 {
 	struct mag *m = state;

@@ -28,6 +28,7 @@ struct loaded_module {
 static struct loaded_module modules[MODULES_MAX];
 static int nmodules;
 
+/* Whether a built-in policy (registry.c) has this name. */
 static bool name_is_builtin(const char *name)
 {
 	return slab_policy_find(name) != NULL;
@@ -139,6 +140,7 @@ static const struct slab_policy *load_module(const char *file, struct sim_err *e
 	return p;	/* never dlclose'd: runs keep pointers into it */
 }
 
+/* $SLABSIM_POLICY_PATH, or "" if unset. */
 static const char *policy_path(void)
 {
 	const char *s = getenv("SLABSIM_POLICY_PATH");
@@ -158,12 +160,14 @@ static int find_in_path(const char *name, char *out, size_t size)
 	return -1;
 }
 
+/* `name` appended to the space-separated list in `out` (cut at `size`). */
 static void append_name(char *out, size_t size, const char *name)
 {
 	size_t len = strlen(out);
 	snprintf(out + len, size - len, "%s%s", len ? " " : "", name);
 }
 
+/* qsort order of C strings (strcmp). */
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -208,6 +212,7 @@ struct name_list {
 	size_t size;
 };
 
+/* each_path_dir's fn for the unknown-policy message: a directory's module names appended. */
 static void list_names(const char *dir, char **names, int n, void *arg)
 {
 	struct name_list *l = arg;
@@ -246,6 +251,8 @@ struct module_visit {
 	void *arg;
 };
 
+/* each_path_dir's fn for slab_policy_modules: each NAME.so of a directory loaded and
+ * checked, then fn(name, path, the policy or NULL, why it was refused). */
 static void load_each(const char *dir, char **names, int n, void *arg)
 {
 	struct module_visit *v = arg;

@@ -22,11 +22,13 @@ const char *const slab_stat_name[NR_SLAB_STAT_ITEMS] = {
 	"remotefrees", "alienoverflow", "allochit", "allocmiss", "freehit", "freemiss",
 };
 
+/* numa_node_id(): the running CPU's node. */
 static inline int numa_node_id(const struct slab_state *sb, const struct sim_cpu *cpu)
 {
 	return sb->k->m->topo[cpu->id].node;
 }
 
+/* page_get_slab(): a slab page's descriptor, struct slab. */
 static inline struct slab *page_slab(const struct page *page)
 {
 	return page->priv;	/* page->lru.prev of the kernel: page_get_slab() */
@@ -42,6 +44,7 @@ static struct page *virt_to_slab(struct slab_state *sb, struct sim_cpu *cpu, kad
 
 /* --- the descriptor pool (host memory for struct slab, reused) --- */
 
+/* A struct slab from the pool of freed ones, else a new one (host memory). */
 static struct slab *desc_get(struct slab_state *sb)
 {
 	struct slab *d = sb->desc_pool;
@@ -55,12 +58,14 @@ static struct slab *desc_get(struct slab_state *sb)
 	return d;
 }
 
+/* A struct slab back to the pool, for reuse. */
 static void desc_put(struct slab_state *sb, struct slab *d)
 {
 	d->next_free = sb->desc_pool;
 	sb->desc_pool = d;
 }
 
+/* A new slab into cp->all (its descriptor's all_idx holds the index); slabs_peak follows. */
 static void track_slab(struct slab_cache *cp, struct page *page)
 {
 	if (cp->nall == cp->all_cap) {
@@ -73,6 +78,7 @@ static void track_slab(struct slab_cache *cp, struct page *page)
 		cp->slabs_peak = (uint64_t)cp->nall;
 }
 
+/* A slab out of cp->all: the last one moves into its slot. */
 static void untrack_slab(struct slab_cache *cp, struct page *page)
 {
 	int i = page_slab(page)->all_idx;
@@ -82,6 +88,8 @@ static void untrack_slab(struct slab_cache *cp, struct page *page)
 
 /* --- objects in a slab: slab_get_obj / slab_put_obj --- */
 
+/* slab_get_obj(): the first free object off the slab's bufctl chain (caller holds
+ * list_lock). */
 static kaddr_t slab_get_obj(struct slab_state *sb, struct sim_cpu *cpu, struct slab_cache *cp,
 			    struct page *page)
 {
@@ -92,6 +100,8 @@ static kaddr_t slab_get_obj(struct slab_state *sb, struct sim_cpu *cpu, struct s
 	return slab_obj_addr(cp->kc, page, idx);
 }
 
+/* slab_put_obj(): an object back at the head of its slab's bufctl chain (caller holds
+ * list_lock). */
 static void slab_put_obj(struct slab_state *sb, struct sim_cpu *cpu, struct slab_cache *cp,
 			 struct page *page, kaddr_t objp)
 {
@@ -491,6 +501,8 @@ static void slab_free(void *state, struct kmem_cache *kc, struct sim_cpu *cpu, k
 
 /* --- caches --- */
 
+/* alloc_arraycache(): an array_cache of `limit` entries on `node`; its lock is set up
+ * only with a class (the alien arrays'). */
 static struct array_cache *alloc_arraycache(struct slab_state *sb, int node, unsigned int limit,
 					    unsigned int batchcount, struct hw_lock_class *cls)
 {
@@ -507,6 +519,7 @@ static struct array_cache *alloc_arraycache(struct slab_state *sb, int node, uns
 	return ac;
 }
 
+/* An array_cache and its entries freed (NULL: nothing). */
 static void free_arraycache(struct array_cache *ac)
 {
 	if (ac)
@@ -557,6 +570,8 @@ static int setup_arrays(struct slab_state *sb, struct slab_cache *cp, struct sim
 	return 0;
 }
 
+/* kmem_cache_create(): the geometry, the tunables (enable_cpucache), lock classes, then
+ * the per-CPU, shared and alien arrays and node lists (setup_arrays); no merging. */
 static struct kmem_cache *slab_cache_create(void *state, struct kmem_cache *kc,
 					    struct sim_err *err)
 {
@@ -587,12 +602,15 @@ static struct kmem_cache *slab_cache_create(void *state, struct kmem_cache *kc,
 	return kc;
 }
 
+/* The largest kmalloc cache: PAGE_SIZE << KMALLOC_MAX_ORDER_SLAB (4 MB). */
 static unsigned int slab_kmalloc_max(void *state)
 {
 	(void)state;
 	return PAGE_SIZE << KMALLOC_MAX_ORDER_SLAB;
 }
 
+/* The policy's state: parameters and slab_tunables checked, costs, kernel-named symbols
+ * and the cache_reap worker. */
 static int slab_create(struct kernel *k, const struct param_set *ps, void **state,
 		       struct sim_err *err)
 {
@@ -656,6 +674,8 @@ static int slab_create(struct kernel *k, const struct param_set *ps, void **stat
 	return 0;
 }
 
+/* Every cache's arrays, node lists and descriptors, the descriptor pool, the reap worker,
+ * then the state. */
 static void slab_destroy_state(void *state)
 {
 	struct slab_state *sb = state;

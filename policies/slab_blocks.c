@@ -89,6 +89,7 @@ void sb_cache_destroy(struct sb_cache *sc)
 	memset(sc, 0, sizeof(*sc));
 }
 
+/* Host memory ran out: say for which policy, and abort. */
 static void out_of_memory(const struct sb_cache *sc)
 {
 	fprintf(stderr, "slabsim: %s: out of host memory\n", sc->policy);

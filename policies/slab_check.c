@@ -54,6 +54,8 @@ static int count_array(struct slab_cache *cp, const struct array_cache *ac, uint
 	return 0;
 }
 
+/* One of a node's slab lists (kind 0 full, 1 partial, 2 free): each slab this cache's, on
+ * this node, with the inuse its list calls for; adds its free objects, counts slabs in *seen. */
 static int check_list(struct slab_cache *cp, struct list_head *head, int node, int kind,
 		      unsigned long *free_objects, int *seen, struct sim_err *err)
 {

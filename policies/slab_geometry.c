@@ -37,6 +37,8 @@ int slab_presets(struct param_set *ps, int era, struct sim_err *err)
 #define CACHE_LINE 64u
 #define SLAB_LIMIT 0xfffffffeu	/* kmem_bufctl_t values: BUFCTL_END etc. above */
 
+/* slab_mgmt_size(): the bytes of an on-slab descriptor, struct slab and a kmem_bufctl_t
+ * per object, aligned. */
 static unsigned int slab_mgmt_size(unsigned int nr_objs, unsigned int align)
 {
 	return ALIGN(SLAB_STRUCT_SIZE + nr_objs * BUFCTL_SIZE, align);

@@ -24,6 +24,7 @@ const char *const slqb_stat_name[NR_SLQB_STAT_ITEMS] = {
 
 /* --- the kmlist ring --- */
 
+/* Double the ring (64 slots at first), unwrapped to start at 0; -1 if out of host memory. */
 static int kmlist_grow(struct kmlist *l)
 {
 	uint32_t cap = l->cap ? 2 * l->cap : 64;
@@ -82,16 +83,19 @@ void kmlist_free(struct kmlist *l)
 
 /* --- objects and slabs --- */
 
+/* get_cpu_slab(): the running CPU's kmem_cache_cpu of the cache. */
 static inline struct kmem_cache_cpu *get_cpu_slab(struct slqb_cache *s, struct sim_cpu *cpu)
 {
 	return &s->cpu_slab[cpu->id];
 }
 
+/* numa_node_id(): the running CPU's node. */
 static inline int numa_node_id(const struct slqb *q, const struct sim_cpu *cpu)
 {
 	return q->k->m->topo[cpu->id].node;
 }
 
+/* The kmem_cache_list that owns a slab (the kernel's page->list). */
 static inline struct kmem_cache_list *page_list(const struct page *page)
 {
 	return page->priv;	/* page->list */
@@ -104,6 +108,7 @@ static void touch_object(struct slqb *q, struct sim_cpu *cpu, kaddr_t obj, bool 
 	slab_obj_access(q->hw, cpu, page, slab_obj_index(page->slab, page, obj), 1, write);
 }
 
+/* A new slab into s->all (page->slab_idx holds its index), for the books; slabs_peak follows. */
 static void track_slab(struct slqb_cache *s, struct page *page)
 {
 	if (s->nall == s->all_cap) {
@@ -116,6 +121,7 @@ static void track_slab(struct slqb_cache *s, struct page *page)
 		s->slabs_peak = (uint64_t)s->nall;
 }
 
+/* A slab out of s->all: the last one moves into its slot. */
 static void untrack_slab(struct slqb_cache *s, struct page *page)
 {
 	int i = page->slab_idx;
@@ -146,6 +152,7 @@ static struct page *new_slab_page(struct slqb *q, struct sim_cpu *cpu, struct sl
 	return page;
 }
 
+/* free_slab(): the slab's pages back to the page allocator (its list counts are the caller's). */
 static void free_slab(struct slqb *q, struct sim_cpu *cpu, struct slqb_cache *s,
 		      struct page *page)
 {
@@ -369,6 +376,8 @@ static kaddr_t cache_list_get_page_locked(struct slqb *q, struct sim_cpu *cpu,
 	return slab_obj_addr(s->kc, page, idx);
 }
 
+/* cache_list_get_page(): a racy look at nr_partial, then __cache_list_get_page under
+ * l->page_lock. */
 static kaddr_t cache_list_get_page(struct slqb *q, struct sim_cpu *cpu, struct slqb_cache *s,
 				   struct kmem_cache_list *l)
 {
@@ -445,6 +454,8 @@ static kaddr_t remote_slab_alloc(struct slqb *q, struct sim_cpu *cpu, struct slq
 	return object;
 }
 
+/* __slab_alloc(): pop this CPU's LIFO, else take from its partial slabs, else a new slab;
+ * an object of another node comes from that node's list (__remote_slab_alloc_node). */
 static kaddr_t slqb_alloc(void *state, struct kmem_cache *kc, struct sim_cpu *cpu, int node)
 {
 	struct slqb *q = state;
@@ -499,6 +510,8 @@ static void slqb_free(void *state, struct kmem_cache *kc, struct sim_cpu *cpu, k
 
 /* --- caches --- */
 
+/* init_kmem_cache_list(): a list's lines, partial list, page_lock and remote_free.lock, on
+ * `node`. */
 static void init_list(struct slqb *q, struct slqb_cache *s, struct kmem_cache_list *l, int node)
 {
 	hw_line_init(q->hw, &l->line, node);
@@ -510,6 +523,8 @@ static void init_list(struct slqb *q, struct slqb_cache *s, struct kmem_cache_li
 	l->node = node;
 }
 
+/* kmem_cache_create(): the geometry (slqb_calculate_geometry), lock classes, and a
+ * kmem_cache_list per CPU and per node; SLQB merges no caches. */
 static struct kmem_cache *slqb_cache_create(void *state, struct kmem_cache *kc,
 					    struct sim_err *err)
 {
@@ -553,12 +568,14 @@ static struct kmem_cache *slqb_cache_create(void *state, struct kmem_cache *kc,
 	return kc;
 }
 
+/* The largest kmalloc served by a cache: PAGE_SIZE << 9. */
 static unsigned int slqb_kmalloc_max(void *state)
 {
 	(void)state;
 	return PAGE_SIZE << 9;	/* KMALLOC_SHIFT_SLQB_HIGH: PAGE_SHIFT + 9 */
 }
 
+/* The policy's state: parameters, costs, kernel-named symbols and the trim worker. */
 static int slqb_create(struct kernel *k, const struct param_set *ps, void **state,
 		       struct sim_err *err)
 {
@@ -603,12 +620,14 @@ static int slqb_create(struct kernel *k, const struct param_set *ps, void **stat
 	return 0;
 }
 
+/* The host memory of a list's LIFO and remote_free queue freed. */
 static void free_list(struct kmem_cache_list *l)
 {
 	kmlist_free(&l->freelist);
 	kmlist_free(&l->remote_free.list);
 }
 
+/* Every cache's lists, rlists and arrays, the trim worker, then the state. */
 static void slqb_destroy(void *state)
 {
 	struct slqb *q = state;

@@ -8,6 +8,7 @@
 #include "kernel/slab.h"
 #include "slqb.h"
 
+/* One list's statistics added to the cache's sums. */
 static void add_stats(struct cache_info *out, const struct kmem_cache_list *l)
 {
 	for (int i = 0; i < NR_SLQB_STAT_ITEMS; i++)
@@ -61,6 +62,8 @@ static int count_list(struct slqb *q, struct slqb_cache *s, const struct kmlist 
 	return 0;
 }
 
+/* One kmem_cache_list's books: its partial slabs are its own and partly in use, nr_partial
+ * agrees, its LIFO and remote_free objects are counted; its nr_slabs added to *slabs. */
 static int check_list(struct slqb *q, struct slqb_cache *s, struct kmem_cache_list *l,
 		      uint32_t *in_lists, unsigned long *slabs, struct sim_err *err)
 {

@@ -34,36 +34,43 @@ void slub_stat_add(struct kmem_cache_cpu *c, enum stat_item si, unsigned int n)
 	c->stat[si] += n;
 }
 
+/* get_node(): the cache's kmem_cache_node of a node (s->node[node]). */
 static inline struct kmem_cache_node *get_node(struct slub_cache *s, int node)
 {
 	return &s->node[node];
 }
 
+/* page_to_nid(): the node the slab's pages are on. */
 static inline int page_to_nid(const struct page *page)
 {
 	return page->nid;
 }
 
+/* node_match(): the CPU slab serves the request: any node (-1), or the CPU slab's node. */
 static inline bool node_match(const struct kmem_cache_cpu *c, int node)
 {
 	return node < 0 || c->node == node;
 }
 
+/* SlabFrozen(): the slab is a CPU slab (PG_frozen here; 2.6.2x's FROZEN, PG_active). */
 static inline bool SlabFrozen(const struct page *page)
 {
 	return page->flags & PG_frozen;
 }
 
+/* slab_lock(): the slab's bit spinlock PG_locked (bit_spin_lock), a spinlock on page->lock. */
 static inline void slab_lock(struct slub *sl, struct sim_cpu *cpu, struct page *page)
 {
 	hw_spin_lock(sl->hw, cpu, &page->lock);	/* bit_spin_lock(PG_locked) */
 }
 
+/* slab_unlock(): releases the slab's PG_locked bit spinlock. */
 static inline void slab_unlock(struct slub *sl, struct sim_cpu *cpu, struct page *page)
 {
 	hw_spin_unlock(sl->hw, cpu, &page->lock);
 }
 
+/* slab_trylock(): bit_spin_trylock(PG_locked); false if another CPU holds the slab. */
 static inline bool slab_trylock(struct slub *sl, struct sim_cpu *cpu, struct page *page)
 {
 	return hw_spin_trylock(sl->hw, cpu, &page->lock);
@@ -219,6 +226,8 @@ static struct page *get_any_partial(struct slub *sl, struct sim_cpu *cpu, struct
 	return NULL;
 }
 
+/* get_partial(): a slab from the partial list of `node` (this CPU's node if -1), else
+ * from other nodes' (get_any_partial). */
 static struct page *get_partial(struct slub *sl, struct sim_cpu *cpu, struct slub_cache *s,
 				int node)
 {
@@ -231,6 +240,7 @@ static struct page *get_partial(struct slub *sl, struct sim_cpu *cpu, struct slu
 
 /* --- slabs from and to the page allocator --- */
 
+/* A new slab into s->all (page->priv holds its index), for the checks; slabs_peak follows. */
 static void track_slab(struct slub_cache *s, struct page *page)
 {
 	if (s->nall == s->all_cap) {
@@ -243,6 +253,7 @@ static void track_slab(struct slub_cache *s, struct page *page)
 		s->slabs_peak = (uint64_t)s->nall;
 }
 
+/* A slab out of s->all: the last one moves into its slot. */
 static void untrack_slab(struct slub_cache *s, struct page *page)
 {
 	int i = (int)(uintptr_t)page->priv;
@@ -521,6 +532,9 @@ static void slub_free(void *state, struct kmem_cache *kc, struct sim_cpu *cpu, k
 
 /* --- caches --- */
 
+/* kmem_cache_create(): merged into a cache that fits (find_mergeable; not for a kmalloc
+ * cache or one that asks for sheaves), else a new cache: its sizes, tunables, sheaves, and
+ * per-CPU and per-node structures. */
 static struct kmem_cache *slub_cache_create(void *state, struct kmem_cache *kc,
 					    struct sim_err *err)
 {
@@ -583,6 +597,7 @@ static struct kmem_cache *slub_cache_create(void *state, struct kmem_cache *kc,
 	return kc;
 }
 
+/* The largest kmalloc served by a cache: the era's KMALLOC_SHIFT_HIGH (slub_read_params). */
 static unsigned int slub_kmalloc_max(void *state)
 {
 	return ((struct slub *)state)->max_kmalloc;
@@ -703,6 +718,7 @@ static void slub_register_symbols(struct slub *sl)
 	sl->sym_alloc_sheaf = profile_sym(p, "__alloc_empty_sheaf", SYM_SLAB);
 }
 
+/* The policy's state for kernel k: parameters read and checked, costs and symbols. */
 static int slub_create(struct kernel *k, const struct param_set *ps, void **state,
 		       struct sim_err *err)
 {
@@ -747,11 +763,13 @@ static int apply_cache_list(struct slub *sl, const char *param, const char *list
 	return 0;
 }
 
+/* cpu_partial_caches' NAME:N, as /sys/kernel/slab/NAME/cpu_partial. */
 static void set_cpu_partial(struct slub_cache *s, int v)
 {
 	s->cpu_partial = v;
 }
 
+/* sheaf_capacity_caches' NAME:N: the cache's sheaf capacity, asked for if above 0. */
 static void set_sheaf_capacity(struct slub_cache *s, int v)
 {
 	s->sheaf_capacity = (unsigned int)v;
@@ -772,6 +790,7 @@ static int slub_init_done(void *state, struct sim_err *err)
 	return 0;
 }
 
+/* Every cache's sheaves, per-CPU and per-node structures and slab table, then the state. */
 static void slub_destroy(void *state)
 {
 	struct slub *sl = state;

@@ -8,11 +8,13 @@
  * takes several slabs at once (put_cpu_partial, unfreeze_partials). */
 #include "slub.h"
 
+/* get_node(): the cache's kmem_cache_node of a node (s->node[node]). */
 static inline struct kmem_cache_node *get_node(struct slub_cache *s, int node)
 {
 	return &s->node[node];
 }
 
+/* node_match(): the CPU slab serves the request: any node (-1), or the CPU slab's node. */
 static inline bool node_match(const struct kmem_cache_cpu *c, int node)
 {
 	return node < 0 || c->node == node;
@@ -51,6 +53,8 @@ bool slub_cmpxchg_double_slab(struct slub *sl, struct sim_cpu *cpu, struct kmem_
 	return true;
 }
 
+/* discard_slab() of an empty slab this CPU gave up (deactivate_slab, unfreeze_partials),
+ * counted as DEACTIVATE_EMPTY and FREE_SLAB. */
 static void discard(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_cpu *c,
 		    struct slub_cache *s, struct page *page)
 {
@@ -198,6 +202,8 @@ static uint16_t get_partial_node(struct slub *sl, struct sim_cpu *cpu, struct km
 	return object;
 }
 
+/* get_partial() of 3.x: the partial list of `node` (this CPU's node if -1), then, for -1
+ * only, other nodes' now and then (get_any_partial). The first free object, or OBJ_NIL. */
 static uint16_t get_partial(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_cpu *c,
 			    struct slub_cache *s, int node)
 {

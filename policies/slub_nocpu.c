@@ -11,11 +11,13 @@
  * (slab_test_node_partial): a slab a refill has taken off is on none. */
 #include "slub.h"
 
+/* get_node(): the cache's kmem_cache_node of a node (s->node[node]). */
 static inline struct kmem_cache_node *get_node(struct slub_cache *s, int node)
 {
 	return &s->node[node];
 }
 
+/* numa_mem_id(): the running CPU's nearest node with memory, taken as its own node. */
 static inline int numa_mem_id(const struct slub *sl, const struct sim_cpu *cpu)
 {
 	return sl->k->m->topo[cpu->id].node;

@@ -41,6 +41,7 @@ static const struct {
 	{ "maple_node", 32 },
 };
 
+/* numa_mem_id(): the running CPU's nearest node with memory, taken as its own node. */
 static inline int numa_mem_id(const struct slub *sl, const struct sim_cpu *cpu)
 {
 	return sl->k->m->topo[cpu->id].node;
@@ -152,6 +153,7 @@ static struct slab_sheaf *alloc_empty_sheaf(struct slub *sl, struct sim_cpu *cpu
 	return sh;
 }
 
+/* free_empty_sheaf(): kfree of the sheaf's object; its host record goes to s->sheaf_pool. */
 static void free_empty_sheaf(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_cpu *c,
 			     struct slub_cache *s, struct slab_sheaf *sh)
 {
@@ -268,6 +270,8 @@ static void drop_sheaf(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_c
 	free_empty_sheaf(sl, cpu, c, s, sh);
 }
 
+/* alloc_full_sheaf(): a new sheaf filled from slabs; NULL if either fails (what a short
+ * refill got goes back, drop_sheaf). */
 static struct slab_sheaf *alloc_full_sheaf(struct slub *sl, struct sim_cpu *cpu,
 					   struct kmem_cache_cpu *c, struct slub_cache *s)
 {
@@ -296,6 +300,7 @@ static void barn_peek(struct slub *sl, struct sim_cpu *cpu, struct node_barn *ba
 	hw_read(sl->hw, cpu, &barn->line);
 }
 
+/* A sheaf off the head of a barn list (its barn_list link read); caller holds the barn lock. */
 static struct slab_sheaf *barn_pop(struct slub *sl, struct sim_cpu *cpu,
 				   struct slab_sheaf **list)
 {
@@ -305,6 +310,7 @@ static struct slab_sheaf *barn_pop(struct slub *sl, struct sim_cpu *cpu,
 	return sh;
 }
 
+/* A sheaf onto the head of a barn list (its barn_list link written); caller holds the lock. */
 static void barn_push(struct slub *sl, struct sim_cpu *cpu, struct slab_sheaf **list,
 		      struct slab_sheaf *sh)
 {
@@ -313,6 +319,8 @@ static void barn_push(struct slub *sl, struct sim_cpu *cpu, struct slab_sheaf **
 	*list = sh;
 }
 
+/* barn_get_empty_sheaf(): an empty sheaf off the barn, NULL if it has none (a look
+ * without the lock first). */
 static struct slab_sheaf *barn_get_empty_sheaf(struct slub *sl, struct sim_cpu *cpu,
 					       struct node_barn *barn)
 {
@@ -592,6 +600,7 @@ struct held {
 	size_t n, cap;
 };
 
+/* An object into the held set, grown as needed. */
 static void hold(struct held *h, kaddr_t obj)
 {
 	if (h->n == h->cap) {
@@ -602,6 +611,7 @@ static void hold(struct held *h, kaddr_t obj)
 	h->v[h->n++] = obj;
 }
 
+/* qsort and bsearch order of kernel addresses. */
 static int cmp_kaddr(const void *a, const void *b)
 {
 	kaddr_t x = *(const kaddr_t *)a, y = *(const kaddr_t *)b;
@@ -635,6 +645,8 @@ static int count_sheaf(struct slub *sl, struct slub_cache *s, const struct slab_
 	return 0;
 }
 
+/* Every CPU's main and spare sheaf and every barn's sheaves counted against their slabs
+ * and into the held set; each barn's nr_full and nr_empty checked against its lists. */
 static int sheaves_waiting(struct slub *sl, struct slub_cache *s, uint32_t *waiting,
 			   struct held *h, struct sim_err *err)
 {
@@ -691,6 +703,7 @@ int slub_sheaves_waiting(struct slub *sl, struct slub_cache *s, uint32_t *waitin
 	return rc;
 }
 
+/* The host records of a chain of sheaves (a barn list, the pool) freed. */
 static void free_sheaf_list(struct slab_sheaf *sh)
 {
 	while (sh) {

@@ -131,6 +131,8 @@ static bool rb_drain(struct housekeeping *h, struct task *cur)
 	return progress;
 }
 
+/* kmem_cache_create: pointer-aligned slots, the smallest order up to 3 holding 8 objects,
+ * 2 empty slabs kept per node; a stack per CPU and a batch per CPU and node. */
 static struct kmem_cache *rb_cache_create(void *state, struct kmem_cache *kc, struct sim_err *err)
 {
 	struct rb *t = state;
@@ -152,6 +154,7 @@ static struct kmem_cache *rb_cache_create(void *state, struct kmem_cache *kc, st
 	return kc;
 }
 
+/* slabinfo: the blocks' counts and statistics (no tunables). */
 static void rb_cache_info(void *state, struct kmem_cache *kc, struct cache_info *out)
 {
 	(void)state;
@@ -179,6 +182,8 @@ static int rb_check(void *state, struct kmem_cache *kc, struct sim_err *err)
 	return sb_check_end(&s->sc, "stacks and batches", err);
 }
 
+/* The policy's state: the parameters, SLAB's costs and its own remote_push entry, the drain
+ * housekeeping on each CPU, and the symbols its paths are charged to. */
 static int rb_create(struct kernel *k, const struct param_set *ps, void **state,
 		     struct sim_err *err)
 {
@@ -205,6 +210,8 @@ static int rb_create(struct kernel *k, const struct param_set *ps, void **state,
 	return 0;
 }
 
+/* Every cache's stacks, batches, blocks and statistics, the drain housekeeping, then the
+ * state. */
 static void rb_destroy(void *state)
 {
 	struct rb *t = state;

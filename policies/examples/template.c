@@ -56,6 +56,7 @@ static const struct param_def tpl_params[] = {
 	{ NULL },
 };
 
+/* The node of the CPU running now. */
 static int cpu_node(const struct tpl *t, const struct sim_cpu *cpu)
 {
 	return t->k->m->topo[cpu->id].node;
@@ -123,6 +124,7 @@ static struct kmem_cache *tpl_cache_create(void *state, struct kmem_cache *kc,
 	return kc;
 }
 
+/* slabinfo: the blocks' counts and statistics, and the tunables limit, batch and keep. */
 static void tpl_cache_info(void *state, struct kmem_cache *kc, struct cache_info *out)
 {
 	(void)state;
@@ -150,6 +152,8 @@ static int tpl_check(void *state, struct kmem_cache *kc, struct sim_err *err)
 	return sb_check_end(&s->sc, "CPU stacks", err);
 }
 
+/* The policy's state: template_batch at most template_limit, the parameters, SLAB's costs
+ * and the symbols its paths are charged to. */
 static int tpl_create(struct kernel *k, const struct param_set *ps, void **state,
 		      struct sim_err *err)
 {
@@ -174,6 +178,7 @@ static int tpl_create(struct kernel *k, const struct param_set *ps, void **state
 	return 0;
 }
 
+/* Every cache's stacks, blocks and statistics, then the state (also after a failed create). */
 static void tpl_destroy(void *state)
 {
 	struct tpl *t = state;

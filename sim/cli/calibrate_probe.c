@@ -13,6 +13,7 @@
 #include <sys/mman.h>
 #include <time.h>
 
+/* The host's monotonic clock, in nanoseconds. */
 static double now_ns(void)
 {
 	struct timespec ts;
@@ -20,12 +21,14 @@ static double now_ns(void)
 	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 
+/* qsort() order of doubles, ascending. */
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
 	return x < y ? -1 : x > y;
 }
 
+/* The median of v[0..n); sorts v in place. */
 static double median(double *v, int n)
 {
 	qsort(v, (size_t)n, sizeof(*v), cmp_double);

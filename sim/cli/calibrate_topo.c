@@ -25,6 +25,8 @@ static int last_level(hwloc_topology_t t, hwloc_obj_type_t *type)
 	return 0;
 }
 
+/* *out = a / b when b divides a (the same number of what_a in each what_b), else -1 with a
+ * message in err. */
 static int count_whole(int a, int b, const char *what_a, const char *what_b, int *out, char *err,
 		       size_t errsize)
 {

@@ -43,6 +43,7 @@ struct model_figures {
 	double wall, events, messages, ns_per_event, us_per_message, sim_per_wall;
 };
 
+/* How many NAME=VALUE a reference run sets (at most 3). */
 static int nassign(const struct bench_run *b)
 {
 	int n = 0;
@@ -79,6 +80,7 @@ static int bench_model(const struct bench_run *b, bool quick, struct model_figur
 	return 0;
 }
 
+/* --runs: each reference run as `slabsim run` arguments. */
 static void print_runs(void)
 {
 	for (int i = 0; i < NR_BENCH_RUNS; i++) {

@@ -54,6 +54,7 @@ struct measured {
 	size_t llc_bytes, mem_bytes;
 };
 
+/* qsort() order of doubles, ascending. */
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -147,6 +148,7 @@ static int measure_latencies(const struct host_topo *h, struct measured *ms)
 	return 0;
 }
 
+/* ns at `ghz` as whole cycles, rounded, at least 1. */
 static unsigned cycles(double ns, double ghz)
 {
 	double c = ns * ghz + 0.5;
@@ -199,6 +201,7 @@ static int nearest_machine(const struct host_topo *h, const struct measured *ms,
 
 static void add_source(cJSON *src, const char *key, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* sources.KEY: where a figure came from (printf-style). */
 static void add_source(cJSON *src, const char *key, const char *fmt, ...)
 {
 	char buf[512];
@@ -242,6 +245,8 @@ static const char *cost_table_for(const struct host_topo *h, const struct machin
 	return near->cost_table;
 }
 
+/* The machine file: the measured figures in cycles at the measured clock, the nearest
+ * machine's where none can be measured, each figure's source, and the raw measurements. */
 static cJSON *machine_json(const struct host_topo *h, const struct measured *ms,
 			   const struct machine *near, const char *name)
 {

@@ -26,6 +26,7 @@ static const char list_help[] =
 
 #define PATH_MAX_OWNER 4200
 
+/* One owner's parameters: each name, default, what it accepts and what it does. */
 static void list_params(const char *owner, const struct param_def *d)
 {
 	printf("%s:\n", owner);
@@ -51,6 +52,7 @@ static void print_module(const char *name, const char *path, const struct slab_p
 		printf("%-12s (refused: %s)\n", name, why);
 }
 
+/* The parameters of a module of $SLABSIM_POLICY_PATH (nothing for a refused one). */
 static void module_params(const char *name, const char *path, const struct slab_policy *p,
 			  const char *why, void *arg)
 {
@@ -61,6 +63,7 @@ static void module_params(const char *name, const char *path, const struct slab_
 	list_params(o, p->params);
 }
 
+/* One cost table entry: name, cycles and the last two parts of its file, its source below. */
 static void print_cost(const char *name, double cycles, const char *file, const char *source,
 		       void *arg)
 {

@@ -66,6 +66,7 @@ static const char trace_record_help[] =
 	"  -o, --output FILE    where the trace goes (as --json writes: - is standard\n"
 	"                       output, a link is written through)\n";
 
+/* The whole string as an unsigned decimal number (no sign); -1 if it is not one. */
 static int parse_u64(const char *s, uint64_t *out)
 {
 	char *end;

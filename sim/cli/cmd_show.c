@@ -48,6 +48,7 @@ static void print_numa(const struct machine *m)
 	}
 }
 
+/* The hand-off between every two CPUs, in cycles (0 on the diagonal). */
 static void print_cpu_matrix(const struct machine *m)
 {
 	printf("\nhand-off matrix (cycles; row = from CPU, column = to CPU):\n     ");
@@ -95,6 +96,8 @@ static void print_socket_matrix(const struct machine *m)
 	free(far);
 }
 
+/* `show machine NAME`: the machine's figures, its topology tree, the hand-off by distance,
+ * numactl's view, the fitted figures and a hand-off matrix. */
 static int show_machine(const char *name, bool full_matrix)
 {
 	struct machine m;
@@ -154,6 +157,8 @@ static int show_machine(const char *name, bool full_matrix)
 	return 0;
 }
 
+/* `show policy NAME`: build the kernel (on tigerton unless -m, with the parameters given)
+ * and print every cache's geometry and tunables; --json writes them as JSON too. */
 static int show_policy(int argc, char **argv)
 {
 	struct run_config cfg = { .machine = "tigerton", .policy = argv[0], .seed = 1 };

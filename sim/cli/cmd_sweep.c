@@ -65,6 +65,7 @@ struct progress {
 	int workers;
 };
 
+/* The host's monotonic clock, in seconds. */
 static double now(void)
 {
 	struct timespec ts;
@@ -72,6 +73,7 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* A duration as 1h02m, 3m04s or 5s. */
 static void fmt_duration(double s, char *out, size_t size)
 {
 	if (s >= 3600)
@@ -82,7 +84,6 @@ static void fmt_duration(double s, char *out, size_t size)
 		snprintf(out, size, "%.0fs", s);
 }
 
-/* A run finished: keep it, append it to runs.jsonl, show progress. */
 /* A run that left no result (it crashed, was stopped by --run-timeout or
  * failed to start) gets a line in crashed.jsonl, which --resume leaves: the
  * run itself is done again, as it is not in runs.jsonl. */
@@ -105,6 +106,8 @@ static void record_crash(struct progress *pg, int run, const char *key, const ch
 	cJSON_Delete(o);
 }
 
+/* A run finished (line: its JSON, or NULL with why): append it to runs.jsonl, keep it pruned,
+ * report a failure, and show the progress and the ETA. */
 static void on_done(void *ctx, int run, const char *line, const char *why)
 {
 	struct progress *pg = ctx;

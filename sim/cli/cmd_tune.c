@@ -62,6 +62,7 @@ struct tune {
 	const char *objective;
 };
 
+/* The mean of x[0..n), and in *ci its 95% CI half-width (Student's t; infinite for one). */
 static double mean_ci(const double *x, int n, double *ci)
 {
 	double m = 0, ss = 0;
@@ -74,6 +75,8 @@ static double mean_ci(const double *x, int n, double *ci)
 	return m;
 }
 
+/* A point's mean and CI: of its times, or of its peak slab memory with `memory`; mem_mean
+ * always. */
 static void point_stats(struct tune_point *p, bool memory)
 {
 	double ci;
@@ -141,6 +144,7 @@ static int run_round(struct tune *tn, int reps, int budget, int jobs, const char
 	return n;
 }
 
+/* Points (by pointer) by mean, lowest first. */
 static int by_mean(const void *a, const void *b)
 {
 	const struct tune_point *x = *(struct tune_point *const *)a;
@@ -275,6 +279,8 @@ static bool on_front(const struct tune *tn, const struct tune_point *p)
 	return true;
 }
 
+/* DIR/pareto.dat and .gp: each value's time against peak slab memory, and the front; then
+ * gnuplot draws pareto.png (a failed plot is only reported). */
 static int draw_pareto(const struct tune *tn, const char dir[2048], const char *param)
 {
 	struct sim_err err;

@@ -67,6 +67,7 @@ struct val_row {
 	char lock[96], sym[64];
 };
 
+/* The options and the case names; -1 to go on, else the exit status (0 after --help). */
 static int parse_opts(int argc, char **argv, struct val_opts *o)
 {
 	memset(o, 0, sizeof(*o));
@@ -108,6 +109,7 @@ static int parse_opts(int argc, char **argv, struct val_opts *o)
 	return -1;
 }
 
+/* qsort() order of strings. */
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -148,6 +150,8 @@ static int all_cases(char ***out, struct sim_err *err)
 	return sim_fail(err, "no validation cases found (looked in %s)", val_case_dirs());
 }
 
+/* A finished run: count it failed if it left no result or broke an invariant; a parsed one
+ * goes to CASE.jsonl and is kept. */
 static void on_done(void *ctx, int run, const char *line, const char *why)
 {
 	struct val_collect *c = ctx;
@@ -194,6 +198,8 @@ static void describe(const cJSON *run, struct val_row *r)
 		snprintf(r->sym, sizeof(r->sym), "-");
 }
 
+/* A check's simulated value (its path at its point, over the "over" value if any), its
+ * ratio to the published one, whether that is inside the band, and the top lock and symbol. */
 static void evaluate(const struct val_case *vc, const struct val_check *ch, cJSON **runs,
 		     struct val_row *r)
 {
@@ -211,6 +217,7 @@ static void evaluate(const struct val_case *vc, const struct val_check *ch, cJSO
 	describe(runs[ch->at_point * vc->e.replicates], r);
 }
 
+/* The host's monotonic clock, in seconds. */
 static double now(void)
 {
 	struct timespec ts;
@@ -246,6 +253,8 @@ static int run_case(const struct val_case *vc, const struct val_opts *o, cJSON *
 	return crashed || c.failed ? 1 : 0;
 }
 
+/* A number for the table: whole from 100, one decimal from 10, else 3 significant digits;
+ * "-" for NAN. */
 static void fmt_num(double x, char *out, size_t size)
 {
 	if (isnan(x))
@@ -258,6 +267,7 @@ static void fmt_num(double x, char *out, size_t size)
 		snprintf(out, size, "%.3g", x);
 }
 
+/* One check's table row. */
 static void print_row(FILE *f, const struct val_row *r)
 {
 	char pub[32], sim[32], err[32], band[48];
@@ -295,6 +305,7 @@ static int print_table(FILE *f, const struct val_row *rows, int n, int failed_ru
 	return pass;
 }
 
+/* One check's row for summary.json. */
 static cJSON *row_json(const struct val_row *r)
 {
 	cJSON *j = cJSON_CreateObject();
@@ -384,6 +395,7 @@ static int plot(const char *dir, const struct val_row *rows, int n, struct sim_e
 	return plot_run_in(dir, "validation.gp", err);
 }
 
+/* qsort() order of lines. */
 static int cmp_line(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -435,6 +447,8 @@ static cJSON *fitted_figures(char digest[17], struct sim_err *err)
 	return out;
 }
 
+/* --list: each case with its runs and citation, then its checks' published figures and
+ * bands. */
 static void list_cases(struct val_case *cs, int n)
 {
 	for (int i = 0; i < n; i++) {

@@ -63,6 +63,7 @@ void sweep_eta_mark(struct sweep_eta *eta, int run, int state)
 		eta->state[run] = (char)state;
 }
 
+/* A run's result.wall_seconds; false if it has none. */
 static bool run_wall(const cJSON *run, double *wall)
 {
 	const cJSON *w = cJSON_GetObjectItemCaseSensitive(

@@ -107,6 +107,7 @@ static char *read_result(const char *tmpdir, int run)
 
 volatile sig_atomic_t sweep_interrupted;
 
+/* SIGINT or SIGTERM: note it in sweep_interrupted; sweep_local then stops the runs going. */
 static void on_interrupt(int sig)
 {
 	sweep_interrupted = sig;

@@ -96,6 +96,7 @@ int runs_append(int fd, const char *line, struct sim_err *err)
 	return 0;
 }
 
+/* Write text to path atomically: a temporary file beside it, then rename(). */
 static int write_text(const char *path, const char *text, struct sim_err *err)
 {
 	char tmp[4200];

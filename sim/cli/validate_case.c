@@ -21,6 +21,7 @@
 #define VAL_CHECK_KEYS \
 	"name metric path scale default at over over_path published chain band unit reason"
 
+/* A copy of s kept with the case's experiment (freed with it). */
 static char *own(struct val_case *vc, const char *s)
 {
 	return exp_dup(&vc->e, s);
@@ -39,6 +40,7 @@ static int get_str(const cJSON *o, const char *key, bool required, const char *w
 	return 0;
 }
 
+/* o is an object, and every key of it is one of the space-separated `valid`. */
 static int check_keys(const cJSON *o, const char *valid, const char *where, const char *path,
 		      struct sim_err *err)
 {
@@ -170,6 +172,8 @@ static int markov_published(struct val_case *vc, const cJSON *o, const char *w, 
 	return 0;
 }
 
+/* checks[i]: name, reason, unit, what it reads (a metric or a path, scale, default), the
+ * published figure or chain, the band, and the points "at" and "over" name. */
 static int parse_check(struct val_case *vc, const cJSON *o, int i, struct val_check *ch,
 		       struct sim_err *err)
 {
@@ -272,6 +276,8 @@ static int parse_experiment(struct val_case *vc, cJSON *root, const char *path,
 	return rc < 0 ? -1 : experiment_expand(&vc->e, err);
 }
 
+/* The case file: its experiment first, then case, family (default: the case), title,
+ * citation, quick and the checks. */
 static int parse_case(struct val_case *vc, cJSON *root, const char *path, struct sim_err *err)
 {
 	if (check_keys(root, VAL_CASE_KEYS, "", path, err) < 0 ||

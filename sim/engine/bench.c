@@ -12,6 +12,7 @@
 #define HOLD_TABLE 65536u
 #define HOLD_SPACING 64.0	/* mean cycles between pending events */
 
+/* The host's monotonic clock, in seconds. */
 static double now_seconds(void)
 {
 	struct timespec ts;
@@ -26,6 +27,8 @@ struct hold_state {
 	uint64_t left;
 };
 
+/* A hold-model event: push itself again a drawn increment later, until `left` events are
+ * done; then stop the engine. */
 static void hold_fire(struct sim_event *e)
 {
 	struct hold_state *h = e->arg;
@@ -69,6 +72,7 @@ double bench_hold(unsigned int pending, uint64_t events)
 
 static struct fiber rt_main, rt_f;
 
+/* The round-trip fiber: switch straight back to the main fiber, forever. */
 static void rt_body(void *arg)
 {
 	(void)arg;
@@ -96,6 +100,8 @@ struct sync_ctx {
 	int *running;
 };
 
+/* A CPU of the sync benchmark: charge a step (a different one per CPU) and cpu_sync(), `left`
+ * times; the last CPU to finish stops the engine. */
 static void sync_body(void *arg)
 {
 	struct sync_ctx *c = arg;

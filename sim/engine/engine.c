@@ -83,17 +83,20 @@ static inline void set_leaf(struct engine *eng, int cpu, uint64_t k)
 	}
 }
 
+/* A CPU's key in the tournament tree: its clock above its CPU number. */
 static inline uint64_t cpu_key(const struct sim_cpu *cpu)
 {
 	return cpu->clock << ENGINE_CPU_BITS | (uint64_t)cpu->id;
 }
 
+/* The clock of the earliest ready CPU, or UINT64_MAX if none is ready. */
 static inline uint64_t first_ready_time(const struct engine *eng)
 {
 	uint64_t k = eng->resume_at[1];
 	return k == UINT64_MAX ? UINT64_MAX : k >> ENGINE_CPU_BITS;
 }
 
+/* Recompute the horizon: the earlier of the first timer and the first ready CPU. */
 static inline void update_horizon(struct engine *eng)
 {
 	uint64_t t = eq_min_time(&eng->q);
@@ -101,6 +104,8 @@ static inline void update_horizon(struct engine *eng)
 	eng->horizon = c < t ? c : t;
 }
 
+/* Put a CPU in the ready tree at its clock (a clock past ENGINE_TIME_MAX is fatal) and lower
+ * the horizon to it if earlier. */
 static void ready_push(struct engine *eng, struct sim_cpu *cpu)
 {
 	cpu->queued = true;
@@ -119,6 +124,7 @@ static void ready_push(struct engine *eng, struct sim_cpu *cpu)
  * the simulated objects, and the host's OOM killer would end it mute). */
 #define HOST_CHECK_MASK ((1ull << 22) - 1)
 
+/* Stop the run, fatally, if the host's resident memory is over the limit. */
 static void __attribute__((noinline)) host_check(struct engine *eng)
 {
 	uint64_t rss = host_rss_bytes();
@@ -133,6 +139,8 @@ static void __attribute__((noinline)) host_check(struct engine *eng)
 	eng->stop = true;
 }
 
+/* Take the earliest ready CPU off the tree and advance `now` to its time; counts an event,
+ * checking host memory every 2^22. */
 static struct sim_cpu *ready_pop(struct engine *eng)
 {
 	uint64_t k = eng->resume_at[1];

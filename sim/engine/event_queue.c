@@ -9,6 +9,7 @@
 #define EQ_ADAPT_WORK 4u	/* average steps per op that trigger a rewidth */
 #define EQ_WIDTH_SAMPLE 256u	/* earliest events whose spacing sets the width */
 
+/* Event order: earlier time first, then the earlier push (seq). */
 static inline bool ev_before(const struct sim_event *a, const struct sim_event *b)
 {
 	return a->time < b->time || (a->time == b->time && a->seq < b->seq);
@@ -60,6 +61,7 @@ static unsigned int bucket_insert_new(struct event_queue *q, struct sim_event *e
 	return steps;
 }
 
+/* qsort() comparison of two uint64_t, ascending. */
 static int cmp_u64(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -126,6 +128,8 @@ static void eq_rebuild(struct event_queue *q, uint32_t nbuckets)
 	q->work = q->ops = 0;
 }
 
+/* Count an operation's list steps; every EQ_ADAPT_OPS operations, rebuild with a new width
+ * if they averaged more than EQ_ADAPT_WORK steps. */
 static void eq_account(struct event_queue *q, unsigned int steps)
 {
 	q->work += steps;
@@ -223,6 +227,7 @@ int event_pool_init(struct event_pool *p, size_t events)
 	return event_pool_grow(p);
 }
 
+/* Add a chunk of chunk_events events to the pool's free list; -1 if out of memory. */
 static int event_pool_grow(struct event_pool *p)
 {
 	struct sim_event *chunk = calloc(p->chunk_events, sizeof(*chunk));

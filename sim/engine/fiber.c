@@ -62,6 +62,8 @@ static struct fiber *arrive(struct fiber_hop *hop, void *fake)
 	return hop->to;
 }
 
+/* A new fiber's first run: finish the switch into it and call its entry, which must never
+ * return. */
 static void fiber_run(struct fiber_hop *hop)
 {
 	struct fiber *self = arrive(hop, NULL);
@@ -71,12 +73,15 @@ static void fiber_run(struct fiber_hop *hop)
 }
 
 #if OWN_SWITCH
+/* A new fiber's entry on x86-64: fiber_ctx_start calls it (from r12) with the first
+ * switch's hop. */
 static void fiber_start(void *unused, void *hop)
 {
 	(void)unused;
 	fiber_run(hop);
 }
 #else
+/* A new fiber's entry under Boost.Context: save the context of the fiber left, then run. */
 static void fiber_trampoline(transfer_t t)
 {
 	struct fiber_hop *hop = t.data;

@@ -6,6 +6,7 @@
 
 #define HOSTMEM_ALIGN ((size_t)2 << 20)
 
+/* `bytes` rounded up to a whole number of 2 MB pieces. */
 static size_t hostmem_round(size_t bytes)
 {
 	return (bytes + HOSTMEM_ALIGN - 1) & ~(HOSTMEM_ALIGN - 1);

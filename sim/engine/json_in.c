@@ -68,6 +68,7 @@ cJSON *json_read_file(const char *path, struct sim_err *err)
 	return root;
 }
 
+/* The "." that joins `where` to a key in a field's name; "" when `where` is empty. */
 static const char *dot(const char *where)
 {
 	return where && *where ? "." : "";

@@ -47,6 +47,8 @@ static int enum_index(const char *choices, const char *v)
 	return -1;
 }
 
+/* Check text v against d's type and range: *num gets its value (an enum's index), canon its
+ * canonical text; a bad value's message names d and `owner`. */
 static int parse_value(const struct param_def *d, const char *v, char *canon, double *num,
 		       const char *owner, struct sim_err *err)
 {
@@ -207,6 +209,7 @@ int params_preset(struct param_set *ps, const char *name, const char *value,
 	return params_set(ps, name, value, false, err);
 }
 
+/* params_find() for a name the code asks for itself: a missing one is an internal error. */
 static int must_find(const struct param_set *ps, const char *name)
 {
 	int i = params_find(ps, name);

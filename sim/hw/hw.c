@@ -138,6 +138,8 @@ void hw_destroy(struct hw *hw)
 	memset(hw, 0, sizeof(*hw));
 }
 
+/* Carve n zeroed words out of the arena for a line's more[] sharer bitmap, adding a chunk of
+ * at least HW_ARENA_WORDS words when it runs short. */
 static uint64_t *arena_words(struct hw *hw, int n)
 {
 	if (hw->arena_left < (size_t)n) {
@@ -181,6 +183,7 @@ static inline uint64_t *more_word(struct hw_line *l, int cpu)
 	return &l->more[(cpu >> 6) - 1];
 }
 
+/* Is `cpu` among the line's sharers? */
 static inline bool sharer_test(struct hw_line *l, int cpu)
 {
 	if (cpu < 64)
@@ -190,6 +193,7 @@ static inline bool sharer_test(struct hw_line *l, int cpu)
 	return l->far[0] == cpu || l->far[1] == cpu || l->far[2] == cpu;
 }
 
+/* Add `cpu` to the line's sharers: a fourth CPU from 64 on moves far[] into more[]. */
 static inline void sharer_set(struct hw_line *l, int cpu)
 {
 	if (sharer_test(l, cpu))
@@ -212,6 +216,7 @@ static inline void sharer_set(struct hw_line *l, int cpu)
 	*more_word(l, cpu) |= 1ull << (cpu & 63);
 }
 
+/* Empty the line's sharer set (more[] is cleared only if it was in use). */
 static inline void sharers_clear(struct hw *hw, struct hw_line *l)
 {
 	if (l->nsharers) {
@@ -282,12 +287,14 @@ static int farthest_sharer(const struct hw *hw, const struct hw_line *l, int cpu
 	return best;
 }
 
+/* A transfer that needs resource r cannot start before r is free. */
 static inline void res_take(struct hw_res *r, uint64_t *start)
 {
 	if (r->free_at > *start)
 		*start = r->free_at;
 }
 
+/* Hold r from `start` for `occ` cycles, counted in its busy time. */
 static inline void res_hold(struct hw_res *r, uint64_t start, uint32_t occ)
 {
 	r->free_at = start + occ;
@@ -304,6 +311,8 @@ struct fabric_route {
 	int nr;
 };
 
+/* Fill rt for a transfer to `cpu` from `from` (or node `home`'s memory), without queueing
+ * on the resources; returns its latency and counts the transfer in the stats. */
 static inline uint32_t fabric_route(struct hw *hw, int cpu, int from, int home,
 				    struct fabric_route *rt)
 {
@@ -706,6 +715,7 @@ static int obj_line_source(struct hw *hw, hw_objline owner, int die, bool here, 
 	return line_source(hw, owner, line);
 }
 
+/* The unqueued latency of a line to CPU c from CPU `from`, or (-1) node `home`'s memory. */
 static uint32_t line_latency(const struct hw *hw, int c, int from, int home)
 {
 	return from >= 0 ? hw->m->handoff[machine_dist(hw->m, c, from)]

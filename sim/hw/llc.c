@@ -7,6 +7,8 @@
 #include <emmintrin.h>
 #endif
 
+/* Set c's geometry for kb KB of `ways`-way sets of 64-byte lines: lanes per set, and the set
+ * mask and bits when the number of sets is a power of two (else llc_set() divides). */
 static void llc_shape(struct hw_llc *c, uint32_t kb, uint32_t ways)
 {
 	memset(c, 0, sizeof(*c));
@@ -36,6 +38,7 @@ int llc_narrow_span(uint32_t kb, uint32_t ways, uint32_t nodes, int node_shift)
 	return span > c.set_bits ? span : 0;
 }
 
+/* Bytes of c's tag array: `lanes` tags a set, 2 bytes each if narrow, else 4. */
 static size_t llc_tag_bytes(const struct hw_llc *c, bool narrow)
 {
 	return (size_t)c->nsets * c->lanes * (narrow ? 2u : 4u);	/* whole 16-byte pieces */
@@ -77,6 +80,7 @@ static inline uint32_t eq16_wide(const uint32_t *t, uint32_t key)
 #endif
 }
 
+/* The same for 16 narrow (16-bit) tags. */
 static inline uint32_t eq16_narrow(const uint16_t *t, uint16_t key)
 {
 #ifdef __SSE2__
@@ -109,6 +113,7 @@ static inline uint32_t eq8_wide(const uint32_t *t, uint32_t key)
 #endif
 }
 
+/* The same for 8 narrow (16-bit) tags. */
 static inline uint32_t eq8_narrow(const uint16_t *t, uint16_t key)
 {
 #ifdef __SSE2__

@@ -31,6 +31,7 @@ const char *machine_dirs(void)
 						   sizeof(dirs_buf));
 }
 
+/* Is file p there and readable? */
 static bool file_exists(const char *p)
 {
 	return access(p, R_OK) == 0;
@@ -45,6 +46,7 @@ int machine_costs(const struct machine *m, const struct cost_ref *refs, int n,
 	return 0;
 }
 
+/* qsort() comparison of two strings, for machine_names(). */
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -248,6 +250,7 @@ out:
 	return rc;
 }
 
+/* A numeric figure (json_number()'s checks) that must also have an entry in sources. */
 static int figure(const char *file, const cJSON *obj, const cJSON *sources,
 		  const char *where, const char *key, double min, double max,
 		  bool integer, double *out, struct sim_err *err)
@@ -257,6 +260,8 @@ static int figure(const char *file, const cJSON *obj, const cJSON *sources,
 	return need_source(file, sources, where, key, err);
 }
 
+/* "topology": nodes, sockets, dies, cores and threads; numbers the CPUs as Linux does and
+ * fills each one's place (topo, loc) and the distance class of each level apart. */
 static int load_topology(struct machine *m, const cJSON *root, const cJSON *src,
 			 struct sim_err *err)
 {
@@ -381,6 +386,8 @@ static int load_cache_shape(const char *f, const cJSON *obj, const cJSON *src, c
 	return 0;
 }
 
+/* The latencies: hand-off cycles per distance class (a class the topology lacks takes the
+ * nearer one's), memory, atomic_cycles, and the shapes of the LLC (with its hit cycles) and L1. */
 static int load_latencies(struct machine *m, const cJSON *root, const cJSON *src,
 			  struct sim_err *err)
 {
@@ -460,6 +467,8 @@ static int load_latencies(struct machine *m, const cJSON *root, const cJSON *src
 	return 0;
 }
 
+/* "fabric": its kind (fsb, home or ideal) and that kind's occupancies: bus, hub and line for
+ * an FSB, home agent, link and line for home agents, none for ideal. */
 static int load_fabric(struct machine *m, const cJSON *root, const cJSON *src,
 		       struct sim_err *err)
 {
@@ -528,6 +537,8 @@ static bool policy_own_cost(const struct machine *m, const char *name)
 	return true;
 }
 
+/* Set cost `name` to v: an entry the table has is overwritten; a new one is added only when
+ * `define` (a cost table's own) or it is a policy's own cost (policy_own_cost()). */
 static int set_cost(struct machine *m, const char *file, const char *name, double v,
 		    bool define, struct sim_err *err)
 {
@@ -634,6 +645,8 @@ out:
 	return rc;
 }
 
+/* The file's "cost_table" (with the tables it inherits), then the file's own "costs"
+ * overrides. */
 static int load_cost_table(struct machine *m, const cJSON *root, const cJSON *src,
 			   struct sim_err *err)
 {

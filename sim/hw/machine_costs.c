@@ -36,6 +36,8 @@ struct cost_origin {
 	char source[512];
 };
 
+/* For each cost in `cycles` the table has, note `file` and the source it cites there (key
+ * `where`.NAME in sources) as where that entry was last set. */
 static void note_entries(const struct machine *m, const cJSON *cycles, const cJSON *sources,
 			 const char *where, const char *file, struct cost_origin *orig)
 {

@@ -38,6 +38,8 @@ void hw_lock_class_init(struct hw *hw, struct hw_lock_class *cls, const char *na
 	hw->nclasses++;
 }
 
+/* The profile symbol a lock's spin is charged to: its class's own (_spin_lock), else the
+ * caller's (an inlined lock such as bit_spin_lock). */
 static inline int lock_sym(const struct hw_lock *lk, const struct sim_cpu *cpu)
 {
 	return lk->cls->spin_sym >= 0 ? lk->cls->spin_sym : cpu->sym;
@@ -65,6 +67,8 @@ static int lock_point(struct hw_lock_point *p, int sym)
 	return i;
 }
 
+/* CPU cpu holds the lock from t, taken at `caller`: lock_stat's acquisitions, and the class's
+ * count of locks held. */
 static void got_lock(struct hw_lock *lk, int cpu, uint64_t t, int caller)
 {
 	struct hw_lock_class *c = lk->cls;
@@ -75,6 +79,7 @@ static void got_lock(struct hw_lock *lk, int cpu, uint64_t t, int caller)
 	c->held++;
 }
 
+/* Add a wait for the lock to the class's lock_stat wait total, min and max. */
 static void count_wait(struct hw_lock_class *c, uint64_t wait)
 {
 	c->wait_total += wait;
@@ -84,6 +89,7 @@ static void count_wait(struct hw_lock_class *c, uint64_t wait)
 		c->wait_min = wait;
 }
 
+/* Add the hold that ends at `now` to the class's lock_stat hold total, min and max. */
 static void count_hold(struct hw_lock *lk, uint64_t now)
 {
 	struct hw_lock_class *c = lk->cls;
@@ -142,6 +148,8 @@ static void unqueue(struct hw_lock *lk, struct hw_waiter *prev, struct hw_waiter
 	lk->line->spin = lk->wq_head;
 }
 
+/* Give the lock to waiter w at t: book its wait (also at its contention point) and wake its
+ * CPU then. */
 static void hand_over(struct hw *hw, struct hw_lock *lk, struct hw_waiter *w, uint64_t t)
 {
 	got_lock(lk, w->cpu, t, w->caller);

@@ -20,6 +20,8 @@ void unix_classes_init(struct kernel *k, struct unix_classes *uc)
 	hw_lock_owner_set(k->hw, owner);
 }
 
+/* One socket of a pair on node `node`: its lines, u->lock, the receive queue's lock and the
+ * sk_sleep wait queue, sock_init_data()'s sk_sndbuf, and an empty queue. */
 static void unix_sock_init(struct kernel *k, struct unix_classes *uc, struct unix_sock *u,
 			   int node)
 {
@@ -91,6 +93,8 @@ static void skb_queue_tail(struct kernel *k, struct sim_cpu *cpu, struct unix_so
 	hw_spin_unlock(k->hw, cpu, &u->rq_lock);
 }
 
+/* skb_dequeue(): take the head skb off the receive queue under the queue's own lock; false
+ * if the queue is empty. */
 static bool skb_dequeue(struct kernel *k, struct sim_cpu *cpu, struct unix_sock *u,
 			struct sk_buff *skb)
 {
@@ -150,6 +154,8 @@ static bool sock_alloc_send_skb(struct task *t, struct unix_sock *sk, unsigned i
 	}
 }
 
+/* unix_stream_sendmsg(): send len bytes in skbs of at most sk_sndbuf/2 - 64, each queued on
+ * the peer under unix_state_lock(other), waking the peer's readers. */
 static long unix_stream_sendmsg(struct task *t, struct unix_sock *sk, size_t len)
 {
 	struct kernel *k = t->k;
@@ -189,6 +195,8 @@ static long unix_stream_sendmsg(struct task *t, struct unix_sock *sk, size_t len
 	return (long)sent;
 }
 
+/* unix_stream_recvmsg(): copy up to `size` bytes out of the queued skbs, sleeping while the
+ * queue is empty and nothing is copied yet; a partly read skb goes back at the head. */
 static long unix_stream_recvmsg(struct task *t, struct unix_sock *sk, size_t size)
 {
 	struct kernel *k = t->k;
@@ -260,6 +268,7 @@ static void syscall_enter(struct task *t, int sym)
 	hw_mem_lines(k->hw, cpu, (int)k->cost.syscall_cold_lines, k->m->topo[cpu->id].node);
 }
 
+/* The return to user space: a preemption point, then the CPU runs user code. */
 static void syscall_exit(struct task *t)
 {
 	sched_preempt_point(t);

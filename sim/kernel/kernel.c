@@ -107,6 +107,8 @@ void kernel_violation(struct kernel *k, const char *fmt, ...)
 	k->eng->stop = true;
 }
 
+/* The kernel's cycle costs (system call, socket and skb paths, copy, wake-up) from the
+ * machine's cost table. */
 static int load_costs(struct kernel *k, struct sim_err *err)
 {
 	const struct cost_ref costs[] = {
@@ -122,6 +124,7 @@ static int load_costs(struct kernel *k, struct sim_err *err)
 	return machine_costs(k->m, costs, ARRAY_SIZE(costs), err);
 }
 
+/* The profile symbols the kernel's work is charged to, named after the kernel functions. */
 static void register_symbols(struct kernel *k)
 {
 	struct profile *p = &k->eng->prof;

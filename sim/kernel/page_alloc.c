@@ -128,6 +128,8 @@ void page_alloc_destroy(struct page_alloc *pa)
 	memset(pa, 0, sizeof(*pa));
 }
 
+/* __page_find_buddy(): the buddy of an order-`order` block is the block whose frame number
+ * differs in bit `order` (NULL if that frame's struct page does not exist yet). */
 static inline struct page *buddy_of(struct page_alloc *pa, struct page *page, int order)
 {
 	return pfn_to_page(pa, page->pfn ^ (1ull << order));
@@ -193,6 +195,8 @@ static void __free_one_page(struct page_alloc *pa, struct zone *z, struct page *
 	z->free_area[order].nr_free++;
 }
 
+/* prep_compound_page(): a block of order > 0 gets a PG_head page and PG_tail pages pointing
+ * at it; every frame notes the block's order for virt_to_head_page(). */
 static void prep_compound(struct page_alloc *pa, struct page *page, unsigned int order)
 {
 	page->flags = order ? PG_head : 0;

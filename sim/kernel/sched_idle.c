@@ -100,6 +100,7 @@ void wake_idle_cpu(struct sched *s, int cpu, uint64_t t)
 		eng_wake_cpu(c, t, -1);
 }
 
+/* The idle tick's timer (arm_idle_tick()): wake the idle CPU to look for work. */
 static void balance_timer_fn(struct sim_event *ev)
 {
 	struct rq *rq = ev->arg;

@@ -9,11 +9,13 @@
 
 /* --- the run queue: a binary min-heap of runnable tasks by vruntime --- */
 
+/* The queue's order: smaller vruntime first, equal ones by pid. */
 static inline bool vr_before(const struct task *a, const struct task *b)
 {
 	return a->vruntime < b->vruntime || (a->vruntime == b->vruntime && a->pid < b->pid);
 }
 
+/* Swap heap slots i and j, keeping the tasks' heap_idx in step. */
 static void heap_swap(struct rq *rq, int i, int j)
 {
 	struct task *t = rq->heap[i];
@@ -23,6 +25,7 @@ static void heap_swap(struct rq *rq, int i, int j)
 	rq->heap[j]->heap_idx = j;
 }
 
+/* Sift slot i up while its task runs before its parent's. */
 static void heap_up(struct rq *rq, int i)
 {
 	while (i > 0) {
@@ -34,6 +37,7 @@ static void heap_up(struct rq *rq, int i)
 	}
 }
 
+/* Sift slot i down while a child's task runs before its own. */
 static void heap_down(struct rq *rq, int i)
 {
 	for (;;) {
@@ -95,6 +99,8 @@ struct task *heap_pop(struct rq *rq)
 
 /* --- CFS bookkeeping --- */
 
+/* update_min_vruntime(): follow the smaller vruntime of the running task and the leftmost
+ * queued one; min_vruntime never goes back. */
 static void update_min_vruntime(struct rq *rq)
 {
 	uint64_t v = rq->min_vruntime;

@@ -10,6 +10,8 @@
 
 /* --- task life --- */
 
+/* Where a task's fiber starts: finish the switch to it (not for the idle tasks), run its
+ * function, then do_exit(). */
 static void task_entry(void *arg)
 {
 	struct task *t = arg;
@@ -19,6 +21,8 @@ static void task_entry(void *arg)
 	do_exit(t);
 }
 
+/* A new task: its struct and fiber, a pid, a place in the list of all tasks (the host exits
+ * when out of memory). */
 static struct task *task_alloc(struct sched *s, task_fn fn, void *arg, const char *comm)
 {
 	struct task *t = calloc(1, sizeof(*t));
@@ -66,6 +70,8 @@ static int find_idlest_cpu(struct sched *s)
 	return best;
 }
 
+/* do_fork() + wake_up_new_task(): queue a new task on the idlest CPU (or cpu_hint if pinned)
+ * with START_DEBIT; with no creator (boot), on cpu_hint at min_vruntime, at no cost. */
 static struct task *do_task_create(struct sched *s, struct task *creator, task_fn fn,
 				   void *arg, const char *comm, struct mm_struct *share_mm,
 				   int cpu_hint, bool pin)

@@ -54,6 +54,7 @@ void slab_objs_stream(struct hw *hw, struct sim_cpu *cpu, struct page *page,
 		hw_stream_access(hw, cpu, page->cl, base, (int)objects, (int)(size >> 6), page->nid);
 }
 
+/* List a new cache in k->caches, giving it its id; -1 if out of memory. */
 static int register_cache(struct kernel *k, struct kmem_cache *c)
 {
 	if (k->ncaches == k->caches_cap) {
@@ -142,6 +143,7 @@ struct kmem_cache *kmalloc_slab(struct kernel *k, size_t size)
 	return index < KMALLOC_CACHES ? k->kmalloc_caches[index] : NULL;
 }
 
+/* The cache the policy allocates from: the one `c` was merged into (its alias), else c. */
 static inline struct kmem_cache *real_cache(struct kmem_cache *c)
 {
 	return c->alias ? c->alias : c;
@@ -265,6 +267,8 @@ void kmem_cache_free(struct kernel *k, struct sim_cpu *cpu, struct kmem_cache *c
 	sym_exit(cpu, psym);
 }
 
+/* __kmalloc(): an object of the kmalloc cache for `size` or, above the largest cache, whole
+ * pages on this CPU's node (kmalloc_large()); charged to profile symbol `sym`. */
 static kaddr_t do_kmalloc(struct kernel *k, struct sim_cpu *cpu, size_t size, int sym, gfp_t gfp)
 {
 	struct kmem_cache *c = kmalloc_slab(k, size);

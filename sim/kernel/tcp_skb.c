@@ -175,6 +175,7 @@ static int skb_record_new(struct tcp_net *net)
 	return id;
 }
 
+/* Give skb record `id` back: it goes on the free list skb_record_new() takes from. */
 static void skb_record_delete(struct tcp_net *net, int id)
 {
 	tcp_skb_at(net, id)->next_free = net->skb_free;

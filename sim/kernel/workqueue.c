@@ -7,6 +7,8 @@
 #include "kernel.h"
 #include "sched_internal.h"
 
+/* delayed_work_timer_fn(): the delay is over: put the work on its CPU's pending list and
+ * wake that CPU if it idles. */
 static void work_timer_fn(struct sim_event *ev)
 {
 	struct delayed_work *w = ev->arg;

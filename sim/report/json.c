@@ -62,6 +62,7 @@ static cJSON *sample_json(const struct steady_outcome *o)
 	return s;
 }
 
+/* A parameter set as an object: strings and enums as text, the others as numbers. */
 static cJSON *params_json(const struct param_set *ps)
 {
 	cJSON *o = cJSON_CreateObject();
@@ -74,6 +75,7 @@ static cJSON *params_json(const struct param_set *ps)
 	return o;
 }
 
+/* The window's profile: every symbol that had cycles, most first, with its percent and cycles. */
 static cJSON *profile_json(const struct run *r, const struct run_window *w)
 {
 	const struct profile *p = &r->eng.prof;
@@ -90,6 +92,8 @@ static cJSON *profile_json(const struct run *r, const struct run_window *w)
 	return a;
 }
 
+/* Every cache: its geometry, allocs and frees, the policy's statistics (none for an alias),
+ * and its slabs at the peak and the end. */
 static cJSON *caches_json(const struct run *r)
 {
 	const struct kernel *k = &r->k;
@@ -146,6 +150,7 @@ static void add_lock_points(cJSON *o, const char *key, const struct hw_lock_poin
 	}
 }
 
+/* Every lock class that was taken, in creation order, with lock_stat's figures and points. */
 static cJSON *locks_json(const struct run *r)
 {
 	cJSON *a = cJSON_CreateArray();

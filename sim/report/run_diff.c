@@ -25,6 +25,7 @@ struct diff_table {
 	bool ranked;	/* largest change first, cut at the limit */
 };
 
+/* Append an empty row ranked `rank`; exits when out of memory. */
 static struct diff_row *table_row(struct diff_table *t, double rank)
 {
 	if (t->nrows == t->cap) {
@@ -43,6 +44,7 @@ static struct diff_row *table_row(struct diff_table *t, double rank)
 
 static void cellf(struct diff_row *r, int col, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* printf into cell `col` of a row, cut at DIFF_CELL. */
 static void cellf(struct diff_row *r, int col, const char *fmt, ...)
 {
 	va_list ap;
@@ -51,6 +53,7 @@ static void cellf(struct diff_row *r, int col, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* Rows by rank, largest first; ties in the first cell's order. */
 static int by_rank(const void *pa, const void *pb)
 {
 	const struct diff_row *a = pa, *b = pb;
@@ -113,17 +116,20 @@ done:
 	t->nrows = t->cap = 0;
 }
 
+/* obj.key as a number; NAN if it is missing or not a number. */
 static double num(const cJSON *obj, const char *key)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
 	return cJSON_IsNumber(v) ? v->valuedouble : NAN;
 }
 
+/* obj.key, NULL if it is missing. */
 static const cJSON *obj_at(const cJSON *obj, const char *key)
 {
 	return cJSON_GetObjectItemCaseSensitive(obj, key);
 }
 
+/* obj.key as a string; "" if it is missing or not a string. */
 static const char *str_at(const cJSON *obj, const char *key)
 {
 	const cJSON *v = obj_at(obj, key);
@@ -177,6 +183,7 @@ static void share_row(struct diff_table *t, const char *name, double a, double b
 	cellf(r, 3, "%+.1f pp", (b - a) * 100);
 }
 
+/* Start a table: its title, whether it is ranked, and its ncols column heads. */
 static void table_heads(struct diff_table *t, const char *title, bool ranked, int ncols, ...)
 {
 	memset(t, 0, sizeof(*t));

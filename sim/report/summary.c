@@ -144,6 +144,7 @@ void summary_prune(cJSON *run, const struct experiment *e)
 	}
 }
 
+/* n, mean, sd and ci95 as JSON: null where there are too few values for one. */
 static cJSON *stats_json(const struct stat_summary *s)
 {
 	cJSON *o = cJSON_CreateObject();
@@ -162,6 +163,7 @@ static cJSON *stats_json(const struct stat_summary *s)
 	return o;
 }
 
+/* The run exists and its invariants held ("ok"). */
 static bool run_ok(const cJSON *run)
 {
 	const cJSON *inv = cJSON_GetObjectItemCaseSensitive(run, "invariants");
@@ -174,6 +176,7 @@ struct ranked {
 	double total;
 };
 
+/* Add v to the name's total, or list the name with v while there is room. */
 static void rank_add(struct ranked *r, int *n, int max, const char *name, double v)
 {
 	for (int i = 0; i < *n; i++)
@@ -187,6 +190,7 @@ static void rank_add(struct ranked *r, int *n, int max, const char *name, double
 	}
 }
 
+/* Largest total first; ties in name order. */
 static int rank_cmp(const void *a, const void *b)
 {
 	const struct ranked *x = a, *y = b;
@@ -248,6 +252,8 @@ static double part_of(const cJSON *run, const char *name, bool locks)
 	return total > 0 ? 100 * spin * v / total : 0;
 }
 
+/* Under `key`, the statistics over the point's good runs of each top name's part and, with
+ * `other`, of what the top names leave of 100%. */
 static void add_parts(cJSON *pt, const char *key, const struct ranked *top, int ntop,
 		      cJSON *const *runs, int first, int reps, bool locks, bool other)
 {
@@ -279,6 +285,8 @@ static void add_parts(cJSON *pt, const char *key, const struct ranked *top, int 
 	}
 }
 
+/* One point: its key and labels, its runs done and failed, each metric's statistics over its
+ * good runs, and its profile and lock-wait parts. */
 static cJSON *point_json(const struct experiment *e, int pi, cJSON *const *runs,
 			 const struct ranked *syms, int nsyms, const struct ranked *locks,
 			 int nlocks)
@@ -392,6 +400,7 @@ static void csv_field(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+/* A comma, then the number (nothing if v is not one). */
 static void csv_number(FILE *f, const cJSON *v)
 {
 	if (cJSON_IsNumber(v))

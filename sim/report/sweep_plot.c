@@ -29,11 +29,13 @@ struct layout {
 	int reps;		/* replicates per point */
 };
 
+/* o.k, NULL if it is missing. */
 static const cJSON *get(const cJSON *o, const char *k)
 {
 	return cJSON_GetObjectItemCaseSensitive(o, k);
 }
 
+/* The name of dimension D. */
 static const char *dim_name(const struct layout *l, int d)
 {
 	return get(l->dim[d], "name")->valuestring;
@@ -46,6 +48,7 @@ static const char *dim_label(const struct layout *l, int d)
 	return s ? s : dim_name(l, d);
 }
 
+/* The label of value I of dimension D. */
 static const char *value_label(const struct layout *l, int d, int i)
 {
 	return cJSON_GetArrayItem(get(l->dim[d], "values"), i)->valuestring;
@@ -61,6 +64,8 @@ static void gp_str(FILE *f, const char *s)
 	}
 }
 
+/* Series S's legend: its value in each series dimension, comma-separated ("all" if there
+ * are none). */
 static void series_name(const struct layout *l, int s, char *out, size_t size)
 {
 	int v[MAX_DIMS];
@@ -77,6 +82,8 @@ static void series_name(const struct layout *l, int s, char *out, size_t size)
 		snprintf(out, size, "%s", "all");
 }
 
+/* The layout from the summary: the x dimension, the series dimensions, the title (the
+ * single-valued dimensions and the overrides), and each point's values and series. */
 static int layout_build(struct layout *l, const cJSON *summary, struct sim_err *err)
 {
 	const cJSON *dims = get(summary, "dimensions"), *d;
@@ -177,6 +184,7 @@ static const cJSON *point_at(const struct layout *l, int s, int xi)
 	return NULL;
 }
 
+/* " MEAN CI95" of a metric at a point (CI 0 if there is none), " ? ?" if it has no mean. */
 static void write_stat(FILE *f, const cJSON *pt, const char *metric)
 {
 	const cJSON *st = get(get(pt, "metrics"), metric);
@@ -188,6 +196,7 @@ static void write_stat(FILE *f, const cJSON *pt, const char *metric)
 	fprintf(f, " %.8g %.8g", mean->valuedouble, cJSON_IsNumber(ci) ? ci->valuedouble : 0.0);
 }
 
+/* Create DIR/NAME.EXT for writing; NULL, with the message in err, if it cannot. */
 static FILE *open_file(const struct layout *l, const char *name, const char *ext,
 		       struct sim_err *err)
 {
@@ -222,6 +231,7 @@ static void script_head(const struct layout *l, FILE *g, const char *name, const
 		fprintf(g, " (mean of %d replicate%s)\"\n", l->reps, l->reps == 1 ? "" : "s");
 }
 
+/* Run gnuplot on NAME.gp in the plot folder. */
 static int run_gnuplot(const struct layout *l, const char *name, struct sim_err *err)
 {
 	char script[300];
@@ -310,6 +320,7 @@ static int plot_metric(const struct layout *l, const char *name, const char *met
 	return run_gnuplot(l, name, err);
 }
 
+/* Point P's labels in the dimensions that vary, space-separated ("all" if none varies). */
 static void point_label(const struct layout *l, int p, char *out, size_t size)
 {
 	size_t len = 0;
@@ -416,6 +427,7 @@ static int plot_memory(const struct layout *l, const char *metric, const char *m
 	return run_gnuplot(l, name, err);
 }
 
+/* A non-empty array of strings only. */
 static bool all_strings(const cJSON *a)
 {
 	const cJSON *x;

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The first line: version, machine, policy (and the file it came from), kernel, spinlock,
+ * the workload as given with its own NAME=VALUEs, and the seed. */
 static void print_header(FILE *out, const struct run *r)
 {
 	/* a module is named by the file it came from too (-p ./mine.so) */
@@ -49,6 +51,8 @@ static void print_fast_share(FILE *out, const struct cache_info *ci)
 			100.0 * (double)ff / (double)(ff + fs));
 }
 
+/* slabinfo of the caches that were used (a used merged cache as a line naming its target),
+ * then each cache's non-zero statistics. */
 static void print_caches(FILE *out, const struct run *r)
 {
 	const struct kernel *k = &r->k;
@@ -102,6 +106,7 @@ static void print_caches(FILE *out, const struct run *r)
 	}
 }
 
+/* Lock classes by wait time, then acquisitions, most first; ties in name order. */
 static int cmp_class(const void *a, const void *b)
 {
 	const struct hw_lock_class *x = *(const struct hw_lock_class *const *)a;
@@ -129,6 +134,8 @@ static void print_points(FILE *out, const struct hw_lock_class *c, const struct 
 	}
 }
 
+/* lock_stat's table of every class taken, most waited-on first, then a line on the
+ * allocator's own locks against all of them. */
 static void print_locks(FILE *out, const struct run *r)
 {
 	const struct hw *hw = &r->hw;
@@ -177,6 +184,7 @@ static void print_locks(FILE *out, const struct run *r)
 		100 * a->wait_share, 100 * all->wait_share);
 }
 
+/* perf report over the measured window: the first `rows` symbols, most cycles first. */
 static void print_profile(FILE *out, const struct run *r, const struct run_window *w, int rows)
 {
 	const struct profile *p = &r->eng.prof;
@@ -256,8 +264,6 @@ static void print_sample(FILE *out, const struct steady_outcome *o)
 	}
 }
 
-/* Fault injection and the page allocator's own failures, when there were
- * any to report (failslab=, fail_page_alloc=, a small node_mem_mb). */
 /* What ignore-gfp-wait let through: the kernel's default spares every
  * allocation that may sleep, which surprises whoever expected failures. */
 static void print_spared(FILE *out, const struct fault_attr *a, const char *param)
@@ -268,6 +274,8 @@ static void print_spared(FILE *out, const struct fault_attr *a, const char *para
 			(unsigned long long)a->spared, param);
 }
 
+/* The allocation failures section: what failslab= and fail_page_alloc= injected and what
+ * the page allocator could not satisfy; only with fault injection on or such a failure. */
 static void print_alloc_failures(FILE *out, const struct run *r)
 {
 	const struct kernel *k = &r->k;

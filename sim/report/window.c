@@ -73,6 +73,7 @@ void report_window(const struct run *r, struct run_window *w)
 	w->cycles[eng->sym_idle] = w->total > busy ? w->total - busy : 0;
 }
 
+/* Profile rows by cycles, most first; ties by symbol number. */
 static int cmp_row(const void *a, const void *b)
 {
 	const struct prof_row *x = a, *y = b;

@@ -90,6 +90,8 @@ static const struct exp_metric default_metrics[] = {
 };
 #define NR_DEFAULT_METRICS ARRAY_SIZE(default_metrics)
 
+/* "metrics": the experiment's own (name, path, label, scale; names unique), then each
+ * default metric it does not name. */
 static int parse_metrics(struct ctx *c, const cJSON *root)
 {
 	struct experiment *e = c->e;
@@ -129,6 +131,7 @@ static int parse_metrics(struct ctx *c, const cJSON *root)
 	return 0;
 }
 
+/* An optional integer key in [min, max] into *out, left as it is when the key is absent. */
 static int parse_int(struct ctx *c, const cJSON *root, const char *key, double min, double max,
 		     double *out)
 {

@@ -37,6 +37,7 @@ static int axis_value(struct ctx *c, struct exp_choice *ch, char **params, int n
 	return 0;
 }
 
+/* The required number ax.KEY into *out. */
 static int number_of(struct ctx *c, const cJSON *ax, const char *key, const char *where,
 		     double *out)
 {

@@ -14,6 +14,7 @@
 
 #define EXP_MAX_ASSIGNS 256
 
+/* The index of the dimension of `kind`, or -1 if there is none. */
 static int dim_of(const struct experiment *e, enum exp_dim_kind kind)
 {
 	for (int d = 0; d < e->ndims; d++)
@@ -22,6 +23,7 @@ static int dim_of(const struct experiment *e, enum exp_dim_kind kind)
 	return -1;
 }
 
+/* The point's choice in the dimension of `kind` (machine, policy or workload). */
 static const struct exp_choice *choice(const struct experiment *e, const struct exp_point *p,
 				       enum exp_dim_kind kind)
 {
@@ -164,6 +166,7 @@ static int check_point(const struct experiment *e, const struct exp_point *p,
 	return sim_fail(err, "%s: %s", e->path, e2.msg);
 }
 
+/* Whether a workload choice may run on `machine`: its "machines" names it, or it has none. */
 static bool machine_allowed(const struct exp_choice *wl, const char *machine)
 {
 	if (!wl->nmachines)
@@ -174,6 +177,7 @@ static bool machine_allowed(const struct exp_choice *wl, const char *machine)
 	return false;
 }
 
+/* The point's key, "DIM=LABEL" for every dimension, space-separated (malloc'ed). */
 static char *point_key(const struct experiment *e, const struct exp_point *p)
 {
 	size_t size = 64;
@@ -234,7 +238,7 @@ int experiment_expand(struct experiment *e, struct sim_err *err)
 	return 0;
 }
 
-/* FNV-1a over a string, then splitmix64 mixing. */
+/* splitmix64's mixing step. */
 static uint64_t mix(uint64_t x)
 {
 	x += 0x9e3779b97f4a7c15ull;
@@ -243,6 +247,7 @@ static uint64_t mix(uint64_t x)
 	return x ^ (x >> 31);
 }
 
+/* FNV-1a of s, continuing from h (0: from the offset basis). */
 static uint64_t hash_str(uint64_t h, const char *s)
 {
 	if (!h)

@@ -15,12 +15,14 @@ struct expr {
 	bool bad;
 };
 
+/* Step over white space. */
 static void skip_space(struct expr *x)
 {
 	while (isspace((unsigned char)*x->p))
 		x->p++;
 }
 
+/* Keep the first error, naming where it was, and mark the expression bad; returns 0. */
 static long long fail(struct expr *x, const char *what)
 {
 	if (!x->bad)
@@ -45,6 +47,7 @@ static long long variable(const struct machine *m, const char *name, size_t len)
 
 static long long sum(struct expr *x);
 
+/* A number, a variable, a negated atom, or a sum in parentheses. */
 static long long atom(struct expr *x)
 {
 	skip_space(x);
@@ -80,6 +83,7 @@ static long long atom(struct expr *x)
 	return v;
 }
 
+/* Atoms joined by * and / (integer division), left to right. */
 static long long product(struct expr *x)
 {
 	long long v = atom(x);
@@ -96,6 +100,7 @@ static long long product(struct expr *x)
 	}
 }
 
+/* Products joined by + and -, left to right. */
 static long long sum(struct expr *x)
 {
 	long long v = product(x);

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+/* The host's monotonic clock in seconds, for wall times. */
 static double now_seconds(void)
 {
 	struct timespec ts;
@@ -45,6 +46,7 @@ static void append_name(char *out, size_t size, const char *name)
 	snprintf(out + len, size - len, "%s%s", len ? " " : "", name);
 }
 
+/* Every parameter name of the n sets, space-separated, into out. */
 static void list_names(char *out, size_t size, const struct param_set *const *sets, int n)
 {
 	out[0] = 0;

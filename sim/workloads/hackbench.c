@@ -85,6 +85,8 @@ static void hb_ready(struct task *t, struct hackbench *hb)
 	finish_wait(t, &hb->wake_wait);
 }
 
+/* hackbench's sender: after ready(), LOOPS times write one message to each receiver of its
+ * group (sampled: skipping the loops set when the rate settled); a failed write ends it. */
 static void hb_sender(struct task *t, void *arg)
 {
 	struct hb_child *c = arg;
@@ -190,6 +192,8 @@ static void hb_settled(struct hackbench *hb, uint64_t now)
 	}
 }
 
+/* hackbench's receiver: after ready(), read its group's messages from its socket, noting
+ * each for the sampler, which may settle the rate or take a mark. */
 static void hb_receiver(struct task *t, void *arg)
 {
 	struct hb_child *c = arg;
@@ -214,6 +218,8 @@ static void hb_receiver(struct task *t, void *arg)
 	}
 }
 
+/* hackbench's parent: create each group's receivers and senders, wait until all are ready,
+ * start the clock and wake them, and stop it once every child has been reaped. */
 static void hb_parent(struct task *t, void *arg)
 {
 	struct hackbench *hb = arg;
@@ -257,6 +263,7 @@ static void hb_parent(struct task *t, void *arg)
 	 * nothing is left half done (a lock held, a switch not finished) */
 }
 
+/* hackbench's command line: [GROUPS] [process|thread] [LOOPS]; -pipe is refused. */
 static int hb_parse_cmdline(struct param_set *ps, int argc, char **argv, struct sim_err *err)
 {
 	int pos = 0;
@@ -290,6 +297,7 @@ static int hb_parse_cmdline(struct param_set *ps, int argc, char **argv, struct 
 	return 0;
 }
 
+/* A socketpair per receiver, the ready and wake barrier, the sampler's plan and the parent. */
 static int hb_start(struct kernel *k, const struct param_set *ps, void **state,
 		    struct sim_err *err)
 {
@@ -333,6 +341,7 @@ static int hb_start(struct kernel *k, const struct param_set *ps, void **state,
 	return 0;
 }
 
+/* hackbench's `Time: S.MS` (extrapolated when sampled); messages and their rate in the JSON. */
 static void hb_result(void *state, struct workload_result *r)
 {
 	struct hackbench *hb = state;
@@ -359,6 +368,7 @@ static void hb_result(void *state, struct workload_result *r)
 					(double)(hb->stop - hb->half) / hz);
 }
 
+/* Every byte the senders wrote was read, and every channel ends empty. */
 static int hb_check(void *state, struct sim_err *err)
 {
 	struct hackbench *hb = state;
@@ -376,6 +386,7 @@ static int hb_check(void *state, struct sim_err *err)
 	return 0;
 }
 
+/* Free the sockets and the workload's state. */
 static void hb_destroy(void *state)
 {
 	struct hackbench *hb = state;

@@ -49,6 +49,7 @@ struct lockbench {
 	bool marked;
 };
 
+/* A think or hold time of mean `mean` cycles: exponential if `exp`, else the mean itself. */
 static uint64_t draw(struct kernel *k, double mean, bool exp)
 {
 	return (uint64_t)(exp ? gsl_ran_exponential(k->eng->rng, mean) : mean);
@@ -130,6 +131,7 @@ static void place_cpus(struct lockbench *lb, const struct machine *m, bool sprea
 	}
 }
 
+/* The window in cycles, the lock of the kernel's kind, and one pinned task per CPU. */
 static int lb_start(struct kernel *k, const struct param_set *ps, void **state,
 		    struct sim_err *err)
 {
@@ -165,6 +167,7 @@ static int lb_start(struct kernel *k, const struct param_set *ps, void **state,
 	return 0;
 }
 
+/* lockbench takes only NAME=VALUE parameters. */
 static int lb_parse(struct param_set *ps, int argc, char **argv, struct sim_err *err)
 {
 	if (argc > 1)
@@ -174,11 +177,13 @@ static int lb_parse(struct param_set *ps, int argc, char **argv, struct sim_err 
 	return 0;
 }
 
+/* The measured window, in seconds. */
 static double window_seconds(const struct lockbench *lb)
 {
 	return (double)(lb->end - lb->warm) / (lb->k->m->ghz * 1e9);
 }
 
+/* Acquisitions per second over the window, the mean wait and the mean hand-off in cycles. */
 static void lb_result(void *state, struct workload_result *r)
 {
 	struct lockbench *lb = state;
@@ -203,6 +208,8 @@ static void lb_result(void *state, struct workload_result *r)
 		cJSON_AddItemToArray(cpus, cJSON_CreateNumber(lb->cpu_of[i]));
 }
 
+/* Mutual exclusion held (one holder at a time, none before the previous release), no CPU is
+ * left in the critical section, and the window counted an acquisition. */
 static int lb_check(void *state, struct sim_err *err)
 {
 	struct lockbench *lb = state;
@@ -218,6 +225,7 @@ static int lb_check(void *state, struct sim_err *err)
 	return 0;
 }
 
+/* Free the CPU list and the state. */
 static void lb_destroy(void *state)
 {
 	struct lockbench *lb = state;

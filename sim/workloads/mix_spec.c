@@ -39,6 +39,7 @@ struct rd {
 /* "FILE: WHERE: WHAT", the one message a mistake gets; returns -1. */
 static int bad(const struct rd *c, const char *where, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* Format WHAT, then fail with the file and, unless `where` is empty, the key path. */
 static int bad(const struct rd *c, const char *where, const char *fmt, ...)
 {
 	char what[768];

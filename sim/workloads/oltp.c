@@ -156,6 +156,7 @@ static void oltp_parent(struct task *t, void *arg)
 
 static void oltp_destroy(void *state);
 
+/* The processes with their wait queues and lines, the IO and interrupt paths, and the driver. */
 static int oltp_start(struct kernel *k, const struct param_set *ps, void **state,
 		      struct sim_err *err)
 {
@@ -223,6 +224,8 @@ static void shares(const struct oltp *o, double *user, double *sys, double *idle
 	*idle = total > 0 && busy < total ? 1 - busy / total : 0;
 }
 
+/* Transactions per second over the window; the system profile and the published one in the
+ * JSON. */
 static void oltp_result(void *state, struct workload_result *r)
 {
 	struct oltp *o = state;
@@ -276,6 +279,8 @@ static void oltp_print(void *state, FILE *out, const struct wl_published *publis
 		PUB_IRQ_HIGH);
 }
 
+/* At the end no process has IOs in flight or a request queued, and no HBA or NIC has events
+ * pending. */
 static int oltp_check(void *state, struct sim_err *err)
 {
 	struct oltp *o = state;
@@ -294,6 +299,7 @@ static int oltp_check(void *state, struct sim_err *err)
 	return 0;
 }
 
+/* `oltp [CLIENTS]`: the one word is the number of clients. */
 static int oltp_parse_cmdline(struct param_set *ps, int argc, char **argv, struct sim_err *err)
 {
 	if (argc > 2)
@@ -302,6 +308,7 @@ static int oltp_parse_cmdline(struct param_set *ps, int argc, char **argv, struc
 	return argc == 2 ? params_set(ps, "clients", argv[1], true, err) : 0;
 }
 
+/* Free the interrupt lines, pools, processes and state; also after a failed start. */
 static void oltp_destroy(void *state)
 {
 	struct oltp *o = state;

@@ -71,6 +71,7 @@ static void play(struct task *t, struct pingpong *pp, int me)
 	}
 }
 
+/* A worker pinned to one CPU: wait for a pair it is in, play its side, report; until quit. */
 static void pp_worker(struct task *t, void *arg)
 {
 	struct pingpong *pp = arg;
@@ -95,12 +96,15 @@ static void pp_worker(struct task *t, void *arg)
 	}
 }
 
+/* qsort() order of doubles, ascending. */
 static int cmp_double(const void *x, const void *y)
 {
 	double a = *(const double *)x, b = *(const double *)y;
 	return a < b ? -1 : a > b;
 }
 
+/* The tool's main loop: one pair at a time, one-way ns = round trip over two; then stop the
+ * workers and take each distance class's median. */
 static void pp_driver(struct task *t, void *arg)
 {
 	struct pingpong *pp = arg;
@@ -170,6 +174,8 @@ static int choose_pairs(struct pingpong *pp, bool all, int samples)
 	return 0;
 }
 
+/* The pairs, the matrix, a pinned worker per CPU and the driver; needs two CPUs and a fabric
+ * where taking a line costs something. */
 static int pp_start(struct kernel *k, const struct param_set *ps, void **state,
 		    struct sim_err *err)
 {
@@ -215,6 +221,7 @@ static int pp_start(struct kernel *k, const struct param_set *ps, void **state,
 	return 0;
 }
 
+/* pingpong takes only NAME=VALUE parameters. */
 static int pp_parse(struct param_set *ps, int argc, char **argv, struct sim_err *err)
 {
 	if (argc > 1)
@@ -223,6 +230,8 @@ static int pp_parse(struct param_set *ps, int argc, char **argv, struct sim_err 
 	return 0;
 }
 
+/* Each distance class's median hand-off; the whole matrix (null where not measured) in the
+ * JSON. */
 static void pp_result(void *state, struct workload_result *r)
 {
 	struct pingpong *pp = state;
@@ -253,6 +262,7 @@ static void pp_result(void *state, struct workload_result *r)
 	}
 }
 
+/* Every measured pair took a positive time. */
 static int pp_check(void *state, struct sim_err *err)
 {
 	struct pingpong *pp = state;
@@ -290,6 +300,7 @@ static void pp_plot(void *state, FILE *dat, FILE *gp, const char *path)
 	fprintf(gp, "plot '%s.dat' matrix with image notitle\n", path);
 }
 
+/* Free the matrix, the wait queues, the pairs and the scratch. */
 static void pp_destroy(void *state)
 {
 	struct pingpong *pp = state;

@@ -72,6 +72,7 @@ struct slab_test {
 	bool complete, quit;
 };
 
+/* Append one result line; per_cpu (alloc and free of each CPU), if given, is copied. */
 static struct st_result *add_result(struct slab_test *st, int test, int size, double alloc,
 				    double free_, const double *per_cpu)
 {
@@ -102,6 +103,7 @@ static kaddr_t alloc_touch(struct kernel *k, struct sim_cpu *cpu, int size)
 	return p;
 }
 
+/* Write the object's first line, then kfree() it. */
 static void touch_free(struct kernel *k, struct sim_cpu *cpu, kaddr_t p)
 {
 	slab_obj_touch(k, cpu, p, 1, true);
@@ -332,6 +334,8 @@ static void st_insmod(struct task *t, void *arg)
 	st->complete = true;
 }
 
+/* The single-thread array, a pinned kthread per online CPU (if a concurrent test runs) and
+ * the loading task; tests 4 and 5 need two CPUs. */
 static int st_start(struct kernel *k, const struct param_set *ps, void **state,
 		    struct sim_err *err)
 {
@@ -389,6 +393,7 @@ static int st_start(struct kernel *k, const struct param_set *ps, void **state,
 	return 0;
 }
 
+/* slab_test takes only NAME=VALUE parameters. */
 static int st_parse(struct param_set *ps, int argc, char **argv, struct sim_err *err)
 {
 	if (argc > 1)
@@ -397,6 +402,8 @@ static int st_parse(struct param_set *ps, int argc, char **argv, struct sim_err 
 	return 0;
 }
 
+/* `slab_test run=R TEST_COUNT=N: K results`; each result's test, size, cycles and per-CPU
+ * figures in the JSON. */
 static void st_result(void *state, struct workload_result *r)
 {
 	struct slab_test *st = state;
@@ -431,12 +438,14 @@ static void st_result(void *state, struct workload_result *r)
 	}
 }
 
+/* The module's printk lines, beside the published figures with --compare. */
 static void st_print(void *state, FILE *out, const struct wl_published *published)
 {
 	struct slab_test *st = state;
 	slab_test_print(out, st->res, st->nres, st->ncpus, st->count, published);
 }
 
+/* A finished run produced at least one result. */
 static int st_check(void *state, struct sim_err *err)
 {
 	struct slab_test *st = state;
@@ -445,6 +454,7 @@ static int st_check(void *state, struct sim_err *err)
 	return 0;
 }
 
+/* Free the results, the per-CPU arrays and the state. */
 static void st_destroy(void *state)
 {
 	struct slab_test *st = state;

@@ -282,6 +282,8 @@ out:
 
 static void trace_destroy(void *state);
 
+/* Load the trace (strict=1 refuses one with problems), then its sites, caches and streams,
+ * and the replaying parent task. */
 static int trace_start(struct kernel *k, const struct param_set *ps, void **state,
 		       struct sim_err *err)
 {
@@ -338,6 +340,8 @@ static cJSON *problem_lines(const struct trace *t, enum trace_problem p, int max
 	return a;
 }
 
+/* `Replayed N events in S s`; counts by kind, problems with their lines, per-cache counts and
+ * objects left live in the JSON. */
 static void trace_result(void *state, struct workload_result *r)
 {
 	struct trace_replay *tr = state;
@@ -421,6 +425,7 @@ static void trace_print(void *state, FILE *out, const struct wl_published *publi
 			"of memory); their frees were skipped\n", (unsigned long long)tr->failed_allocs);
 }
 
+/* Every event read was replayed, kind by kind. */
 static int trace_check(void *state, struct sim_err *err)
 {
 	struct trace_replay *tr = state;
@@ -432,6 +437,7 @@ static int trace_check(void *state, struct sim_err *err)
 	return 0;
 }
 
+/* `trace FILE`: the one word is the file. */
 static int trace_parse_cmdline(struct param_set *ps, int argc, char **argv, struct sim_err *err)
 {
 	if (argc > 2)
@@ -440,6 +446,7 @@ static int trace_parse_cmdline(struct param_set *ps, int argc, char **argv, stru
 	return argc == 2 ? params_set(ps, "file", argv[1], true, err) : 0;
 }
 
+/* Free the streams, the per-object and per-cache books and the loaded trace; NULL is fine. */
 static void trace_destroy(void *state)
 {
 	struct trace_replay *tr = state;
