@@ -36,10 +36,9 @@ struct rd {
 	struct sim_err *err;
 };
 
-/* "FILE: WHERE: WHAT", the one message a mistake gets; returns -1. */
 static int bad(const struct rd *c, const char *where, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-/* Format WHAT, then fail with the file and, unless `where` is empty, the key path. */
+/* "FILE: WHERE: WHAT", the one message a mistake gets (no WHERE when it is empty); returns -1. */
 static int bad(const struct rd *c, const char *where, const char *fmt, ...)
 {
 	char what[768];
