@@ -8,8 +8,8 @@ set xlabel 'published'
 set ylabel 'simulated'
 unset key
 set title 'C1'
-set xrange [6.2724:487.5]
-set yrange [6.2724:487.5]
+set xrange [6.09625:487.5]
+set yrange [6.09625:487.5]
 plot x lc rgb 'gray', 'validation.dat' index 0 using 1:2:3:4 with yerrorbars pt 7 ps 0.6 lc rgb '#0060a0'
 set title 'C2'
 set xrange [21.9333:2365.35]
