@@ -3,9 +3,9 @@
 # time at 32), 32 -> 64 changes the time by less than 40%, and the profile at
 # 8 is dominated by the slab paths and spinning, at 64 it is not. At 300
 # loops the caches' growth is a large part of each run, so the bounds are
-# looser than the published size gives (10.1x and 9% at 2000 loops, which
-# `slabsim validate C1` checks against the published 13.4x and 6%; here, at
-# 300 loops, 8 takes 10.2x the time of 32 and 64 22% less than 32; 6.7x
+# looser than the published size gives (9.1x and 5% at 2000 loops, the means
+# of four seeds that `slabsim validate C1` checks against the published 13.4x
+# and 6%; here, at 300 loops, 8 takes 10.2x the time of 32 and 64 22% less than 32; 6.7x
 # before a holder's store to a spun-on line was posted, stop 39).
 . tests/cli/lib.sh
 L=${C1_LOOPS:-300}
