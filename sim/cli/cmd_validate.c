@@ -19,22 +19,30 @@
 #include "sweep.h"
 #include "validate.h"
 #include "hw/machine.h"
+#include "engine/json_in.h"
 #include "report/gnuplot.h"
 
+#include <gsl/gsl_cdf.h>
+
 static const char validate_help[] =
-	"usage: slabsim validate [CASE ...] [--quick] [-j N] [--out DIR] [--no-plot] [--list]\n"
+	"usage: slabsim validate [CASE ...] [--quick] [-j N] [--out DIR] [--from DIR] [--no-plot]\n"
+	"                        [--list] [--fitted]\n"
 	"\n"
 	"Run the validation cases (validation/*.json: published results the model must\n"
 	"predict, each with the runs that reproduce it and an acceptance band per figure)\n"
-	"and print one table: case, check, published, simulated, error, band, verdict,\n"
-	"and the run's most waited-on lock and top profile symbol. Writes DIR/summary.json,\n"
-	"DIR/table.txt, DIR/CASE.jsonl (every run's JSON) and DIR/validation.png (simulated against\n"
+	"and print one table: case, check, published, simulated (the mean over the case's\n"
+	"replicates), its 95% confidence interval, error, band, verdict, and the run's most\n"
+	"waited-on lock and top profile symbol. Writes DIR/summary.json, DIR/table.txt,\n"
+	"DIR/CASE.jsonl (every run's JSON) and DIR/validation.png (simulated against\n"
 	"published, log-log, with the y = x line and each band).\n"
 	"\n"
 	"  CASE        a case name (C1, V4, ...) or a case file; default: every case\n"
 	"  --quick     only the cases marked quick (they run in seconds; make test)\n"
 	"  -j N        runs at a time (default: the CPU count)\n"
 	"  --out DIR   results folder (default out/validation)\n"
+	"  --from DIR  run nothing: judge the runs an earlier validate left in DIR (its\n"
+	"              CASE.jsonl), as after a change of a case's checks or bands; refused\n"
+	"              when a fitted figure has changed since\n"
 	"  --no-plot   write no plot\n"
 	"  --list      list the cases and their checks, run nothing\n"
 	"  --fitted    print every machine's fitted figures and their digest (summary.json\n"
@@ -48,7 +56,7 @@ struct val_opts {
 	int nnames;
 	bool quick, no_plot, list, fitted;
 	int jobs;
-	const char *out;
+	const char *out, *from;
 };
 
 struct val_collect {
@@ -63,7 +71,9 @@ struct val_row {
 	const struct val_case *vc;
 	const struct val_check *ch;
 	double sim, ratio;
-	bool have, pass;
+	int n;			/* replicates that gave a value */
+	double lo, hi;		/* the 95% confidence interval of sim (n >= 2) */
+	bool have, pass, have_ci;
 	char lock[96], sym[64];
 };
 
@@ -79,6 +89,7 @@ static int parse_opts(int argc, char **argv, struct val_opts *o)
 		{ "help", no_argument, NULL, 'h' }, { "quick", no_argument, NULL, 'q' },
 		{ "no-plot", no_argument, NULL, 'n' }, { "list", no_argument, NULL, 'l' },
 		{ "fitted", no_argument, NULL, 'F' }, { "out", required_argument, NULL, 'o' },
+		{ "from", required_argument, NULL, 'f' },
 		{ NULL, 0, NULL, 0 } };
 	optind = 0;
 	for (int c; (c = cli_getopt("validate", argc, argv, "hj:", longopts)) != -1;) {
@@ -93,6 +104,7 @@ static int parse_opts(int argc, char **argv, struct val_opts *o)
 		case 'l': o->list = true; break;
 		case 'F': o->fitted = true; break;
 		case 'o': o->out = optarg; break;
+		case 'f': o->from = optarg; break;
 		case 'j':
 			j = strtol(optarg, &end, 10);
 			if (*end || end == optarg || j < 1 || j > 4096)
@@ -198,22 +210,88 @@ static void describe(const cJSON *run, struct val_row *r)
 		snprintf(r->sym, sizeof(r->sym), "-");
 }
 
-/* A check's simulated value (its path at its point, over the "over" value if any), its
- * ratio to the published one, whether that is inside the band, and the top lock and symbol. */
+/* The mean of the values of x[0..n) that are numbers, and how many there are. */
+static int finite_mean(const double *x, int n, double *mean)
+{
+	int k = 0;
+	double sum = 0;
+	for (int i = 0; i < n; i++)
+		if (!isnan(x[i])) {
+			sum += x[i];
+			k++;
+		}
+	*mean = k ? sum / k : NAN;
+	return k;
+}
+
+/* The variance of the mean of x (s^2 / k over its k numbers), and the covariance of the
+ * means of x and y over the replicates where both are numbers (`paired`: one run gave
+ * both); false when fewer than two replicates give one. */
+static bool mean_variances(const double *x, const double *y, int n, bool paired, double *vx,
+			   double *vy, double *cxy, int *dof)
+{
+	double mx, my = 0;
+	int kx = finite_mean(x, n, &mx), ky = y ? finite_mean(y, n, &my) : 0;
+	double sx = 0, sy = 0, sxy = 0;
+	int kp = 0;
+	for (int i = 0; i < n; i++) {
+		if (!isnan(x[i]))
+			sx += (x[i] - mx) * (x[i] - mx);
+		if (y && !isnan(y[i]))
+			sy += (y[i] - my) * (y[i] - my);
+		if (paired && !isnan(x[i]) && !isnan(y[i])) {
+			sxy += (x[i] - mx) * (y[i] - my);
+			kp++;
+		}
+	}
+	int k = y ? (kx < ky ? kx : ky) : kx;
+	if (k < 2)
+		return false;
+	*vx = sx / (kx - 1) / kx;
+	*vy = y ? sy / (ky - 1) / ky : 0;
+	*cxy = paired && kp >= 2 ? sxy / (kp - 1) / kp : 0;
+	*dof = k - 1;
+	return true;
+}
+
+/* A check's simulated value (the mean over the replicates at its point, over the mean of
+ * the "over" value if any), its 95% confidence interval (Student's t; for a ratio the
+ * delta method, with the covariance when one run gives both), its ratio to the published
+ * one, whether that is inside the band, and the top lock and symbol. */
 static void evaluate(const struct val_case *vc, const struct val_check *ch, cJSON **runs,
 		     struct val_row *r)
 {
 	*r = (struct val_row){ .vc = vc, .ch = ch };
-	double a, b = 1;
+	int reps = vc->e.replicates;
+	double *xa = calloc((size_t)reps, sizeof(*xa)), *xb = calloc((size_t)reps, sizeof(*xb));
+	if (!xa || !xb)
+		host_oom(__func__);
 	const char *over = ch->over_path ? ch->over_path : ch->path;
-	r->have = val_point_value(vc, ch, ch->at_point, ch->path, runs, &a) > 0 &&
-		(ch->over_point < 0 ||
-		 val_point_value(vc, ch, ch->over_point, over, runs, &b) > 0);
-	if (r->have && ch->over_point >= 0 && b == 0)
-		r->have = false;
+	bool ratio = ch->over_point >= 0;
+	int na = val_point_values(vc, ch, ch->at_point, ch->path, runs, xa);
+	int nb = ratio ? val_point_values(vc, ch, ch->over_point, over, runs, xb) : 0;
+	double a, b = 1;
+	finite_mean(xa, reps, &a);
+	if (ratio)
+		finite_mean(xb, reps, &b);
+	r->have = na > 0 && (!ratio || (nb > 0 && b != 0));
+	r->n = ratio && nb < na ? nb : na;
 	r->sim = r->have ? a / b : NAN;
 	r->ratio = r->sim / ch->published;
 	r->pass = r->have && r->ratio >= ch->low && r->ratio <= ch->high;
+	double va, vb, cab;
+	int dof;
+	if (r->have && mean_variances(xa, ratio ? xb : NULL, reps, ch->over_point == ch->at_point,
+				      &va, &vb, &cab, &dof)) {
+		double var = ratio ? r->sim * r->sim * (va / (a * a) + vb / (b * b) -
+							2 * cab / (a * b)) : va;
+		double half = gsl_cdf_tdist_Pinv(0.975, dof) * sqrt(var > 0 ? var : 0);
+		r->lo = r->sim - half;
+		r->hi = r->sim + half;
+		r->have_ci = true;
+	}
+	free(xa);
+	free(xb);
 	describe(runs[ch->at_point * vc->e.replicates], r);
 }
 
@@ -253,6 +331,57 @@ static int run_case(const struct val_case *vc, const struct val_opts *o, cJSON *
 	return crashed || c.failed ? 1 : 0;
 }
 
+/* Copy file FROM to TO, byte for byte. */
+static int copy_file(const char *from, const char *to, struct sim_err *err)
+{
+	size_t len;
+	char *text = file_read_text(from, &len);
+	if (!text)
+		return sim_fail(err, "cannot read %s: %s", from, strerror(errno));
+	FILE *f = fopen(to, "w");
+	bool ok = f && fwrite(text, 1, len, f) == len;
+	if (f && fclose(f) != 0)
+		ok = false;
+	free(text);
+	return ok ? 0 : sim_fail(err, "cannot write %s: %s", to, strerror(errno));
+}
+
+/* --from: the runs of a case that an earlier validate left in DIR/CASE.jsonl, every one of
+ * them, copied to --out when that is another folder; -1 if any is missing or belongs to
+ * other runs (the case's experiment changed since), else the count of failed runs as
+ * run_case gives it. */
+static int load_case_runs(const struct val_case *vc, const struct val_opts *o, cJSON **runs,
+			  struct sim_err *err)
+{
+	char path[PATH_MAX], to[PATH_MAX];
+	snprintf(path, sizeof(path), "%s/%s.jsonl", o->from, vc->name);
+	int want = experiment_runs(&vc->e);
+	int got = runs_load(path, &vc->e, runs, false, false, err);
+	if (got < 0)
+		return -1;
+	if (got < want)
+		return sim_fail(err, "%s holds %d of the case's %d runs: run the case again "
+				"(slabsim validate %s)", path, got, want, vc->name);
+	char *a = realpath(o->from, NULL), *b = realpath(o->out, NULL);
+	bool same = a && b && !strcmp(a, b);
+	free(a);
+	free(b);
+	snprintf(to, sizeof(to), "%s/%s.jsonl", o->out, vc->name);
+	if (!same && copy_file(path, to, err) < 0)
+		return -1;
+	int failed = 0;
+	for (int r = 0; r < want; r++) {
+		const char *inv = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(runs[r],
+										"invariants"));
+		if (!inv || strcmp(inv, "ok")) {
+			failed = 1;
+			fprintf(stderr, "slabsim: %s: run %d failed: %s\n", vc->name, r,
+				inv ? inv : "?");
+		}
+	}
+	return failed;
+}
+
 /* A number for the table: whole from 100, one decimal from 10, else 3 significant digits;
  * "-" for NAN. */
 static void fmt_num(double x, char *out, size_t size)
@@ -270,9 +399,12 @@ static void fmt_num(double x, char *out, size_t size)
 /* One check's table row. */
 static void print_row(FILE *f, const struct val_row *r)
 {
-	char pub[32], sim[32], err[32], band[48];
+	char pub[32], sim[32], err[32], band[48], lo[32], hi[32], ci[72];
 	fmt_num(r->ch->published, pub, sizeof(pub));
 	fmt_num(r->sim, sim, sizeof(sim));
+	fmt_num(r->lo, lo, sizeof(lo));
+	fmt_num(r->hi, hi, sizeof(hi));
+	snprintf(ci, sizeof(ci), "%s..%s", lo, hi);
 	if (r->have)
 		snprintf(err, sizeof(err), "%+.0f%%", 100 * (r->ratio - 1));
 	else
@@ -282,23 +414,31 @@ static void print_row(FILE *f, const struct val_row *r)
 	else
 		snprintf(band, sizeof(band), "%+.0f..%+.0f%%", 100 * (r->ch->low - 1),
 			 100 * (r->ch->high - 1));
-	fprintf(f, "%-4s %-30.30s %9s %9s %-6s %7s %-13s %-4s  %-30.30s %s\n", r->vc->name,
-		r->ch->name, pub, sim, r->ch->unit ? r->ch->unit : "", err, band,
+	fprintf(f, "%-4s %-30.30s %9s %9s %-15s %-6s %7s %-13s %-4s  %-30.30s %s\n", r->vc->name,
+		r->ch->name, pub, sim, r->have_ci ? ci : "-", r->ch->unit ? r->ch->unit : "", err,
+		band,
 		!r->have ? "NONE" : r->pass ? "ok" : "FAIL", r->lock, r->sym);
 }
 
 /* The table: a header, one row per check, the count inside the bands. */
 static int print_table(FILE *f, const struct val_row *rows, int n, int failed_runs)
 {
-	fprintf(f, "%-4s %-30s %9s %9s %-6s %7s %-13s %-4s  %-30s %s\n", "case", "check",
-		"published", "simulated", "unit", "error", "band", "", "top lock (wait)",
-		"top symbol");
-	int pass = 0;
+	fprintf(f, "%-4s %-30s %9s %9s %-15s %-6s %7s %-13s %-4s  %-30s %s\n", "case", "check",
+		"published", "simulated", "95% CI", "unit", "error", "band", "",
+		"top lock (wait)", "top symbol");
+	int pass = 0, reach = 0;
 	for (int i = 0; i < n; i++) {
-		print_row(f, &rows[i]);
-		pass += rows[i].pass;
+		const struct val_row *r = &rows[i];
+		print_row(f, r);
+		pass += r->pass;
+		reach += r->have && !r->pass && r->have_ci &&
+			 r->hi / r->ch->published >= r->ch->low &&
+			 r->lo / r->ch->published <= r->ch->high;
 	}
 	fprintf(f, "%d of %d checks inside their bands", pass, n);
+	if (reach)
+		fprintf(f, "; the 95%% CI of %d of the %d outside reaches into the band", reach,
+			n - pass);
 	if (failed_runs)
 		fprintf(f, "; %d case%s had a failed run", failed_runs, failed_runs > 1 ? "s" : "");
 	fprintf(f, "\n");
@@ -317,6 +457,14 @@ static cJSON *row_json(const struct val_row *r)
 	} else {
 		cJSON_AddNullToObject(j, "simulated");
 		cJSON_AddNullToObject(j, "error");
+	}
+	cJSON_AddNumberToObject(j, "replicates", r->n);
+	if (r->have_ci) {
+		cJSON *ci = cJSON_AddArrayToObject(j, "ci95");
+		cJSON_AddItemToArray(ci, cJSON_CreateNumber(r->lo));
+		cJSON_AddItemToArray(ci, cJSON_CreateNumber(r->hi));
+	} else {
+		cJSON_AddNullToObject(j, "ci95");
 	}
 	cJSON_AddStringToObject(j, "unit", r->ch->unit ? r->ch->unit : "");
 	cJSON *band = cJSON_AddArrayToObject(j, "band");
@@ -447,6 +595,35 @@ static cJSON *fitted_figures(char digest[17], struct sim_err *err)
 	return out;
 }
 
+/* --from: the fitted figures must be those DIR's runs were made with (the digest its
+ * summary.json keeps); -1 with a message if not. */
+static int check_from_digest(const char *dir, struct sim_err *err)
+{
+	char path[PATH_MAX], digest[17];
+	snprintf(path, sizeof(path), "%s/summary.json", dir);
+	size_t len;
+	char *text = file_read_text(path, &len);
+	if (!text)
+		return sim_fail(err, "--from %s: cannot read %s: %s (a folder an earlier "
+				"slabsim validate wrote?)", dir, path, strerror(errno));
+	cJSON *j = cJSON_Parse(text);
+	free(text);
+	const char *was = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j,
+										"fitted_digest"));
+	cJSON *fit = fitted_figures(digest, err);
+	int rc = 0;
+	if (!fit)
+		rc = -1;
+	else if (!was)
+		rc = sim_fail(err, "--from %s: %s keeps no fitted_digest", dir, path);
+	else if (strcmp(was, digest))
+		rc = sim_fail(err, "--from %s: the fitted figures changed since its runs (digest %s, "
+			      "now %s): run the cases again", dir, was, digest);
+	cJSON_Delete(fit);
+	cJSON_Delete(j);
+	return rc;
+}
+
 /* --list: each case with its runs and citation, then its checks' published figures and
  * bands. */
 static void list_cases(struct val_case *cs, int n)
@@ -544,6 +721,8 @@ int cmd_validate(int argc, char **argv)
 		list_cases(cs, n);
 		status = 0;
 	}
+	if (status < 0 && o.from && check_from_digest(o.from, &err) < 0)
+		status = cli_usage_error("%s", err.msg);
 	if (status < 0 && sweep_make_dirs(o.out, &err) < 0)
 		status = cli_usage_error("%s", err.msg);
 	if (status >= 0) {
@@ -561,7 +740,8 @@ int cmd_validate(int argc, char **argv)
 	nrows = 0;
 	for (int i = 0; i < n; i++) {
 		runs[i] = calloc((size_t)experiment_runs(&cs[i].e) + 1, sizeof(**runs));
-		int rc = run_case(&cs[i], &o, runs[i], &err);
+		int rc = o.from ? load_case_runs(&cs[i], &o, runs[i], &err) :
+				  run_case(&cs[i], &o, runs[i], &err);
 		if (rc < 0) {
 			status = cli_usage_error("%s", err.msg);
 			break;

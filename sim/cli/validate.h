@@ -56,10 +56,10 @@ const char *val_case_dirs(void);
  * up in val_case_dirs()); 0 and the path in `out`, else -1. */
 int val_case_find(const char *name, char *out, size_t size);
 
-/* The mean over the replicates of the number at PATH (the check's path or
- * over_path, times its scale) at POINT (runs[i] is run i's JSON); the count
- * of runs that gave one. */
-int val_point_value(const struct val_case *vc, const struct val_check *ch, int point,
-		    const char *path, cJSON *const *runs, double *mean);
+/* The number at PATH (the check's path or over_path, times its scale) in each replicate's
+ * run at POINT (runs[i] is run i's JSON): x[r] for replicate r, NAN where the run broke an
+ * invariant or gave none. Returns the count of runs that gave one. */
+int val_point_values(const struct val_case *vc, const struct val_check *ch, int point,
+		     const char *path, cJSON *const *runs, double *x);
 
 #endif

@@ -350,26 +350,26 @@ int val_case_find(const char *name, char *out, size_t size)
 	return -1;
 }
 
-int val_point_value(const struct val_case *vc, const struct val_check *ch, int point,
-		    const char *path, cJSON *const *runs, double *mean)
+int val_point_values(const struct val_case *vc, const struct val_check *ch, int point,
+		     const char *path, cJSON *const *runs, double *x)
 {
 	int n = 0;
-	double sum = 0;
 	for (int r = 0; r < vc->e.replicates; r++) {
 		const cJSON *run = runs[point * vc->e.replicates + r];
 		const char *inv = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(run,
 										"invariants"));
-		double x;
+		x[r] = NAN;
 		if (!inv || strcmp(inv, "ok"))
 			continue;
-		if (summary_lookup(run, path, &x) < 0) {
-			if (!ch->has_default)
+		if (summary_lookup(run, path, &x[r]) < 0) {
+			if (!ch->has_default) {
+				x[r] = NAN;
 				continue;
-			x = ch->dflt;
+			}
+			x[r] = ch->dflt;
 		}
-		sum += x * ch->scale;
+		x[r] *= ch->scale;
 		n++;
 	}
-	*mean = n ? sum / n : NAN;
 	return n;
 }

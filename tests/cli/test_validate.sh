@@ -60,6 +60,50 @@ for k in by['V7']['checks']:
 assert any('l3->list_lock' in k['top_lock'] for k in by['V4']['checks'])
 PY
 
+# --from: the runs the quick cases left are judged again without running,
+# to the same table and summary; a folder short of a case's runs, or made
+# with other fitted figures, is refused
+"$SLABSIM" validate --quick --from "$OUT" --out "$TMP/again" --no-plot > "$TMP/again.txt" 2>&1
+[ $? -eq "$rc" ] || fail "validate --from: another exit status than the runs' ($rc)"
+cmp -s "$TMP/quick.txt" "$TMP/again.txt" || fail "validate --from: another table: $(diff "$TMP/quick.txt" "$TMP/again.txt" | head -5)"
+cmp -s "$OUT/summary.json" "$TMP/again/summary.json" || fail "validate --from: another summary.json"
+cmp -s "$OUT/V7.jsonl" "$TMP/again/V7.jsonl" || fail "validate --from: V7.jsonl not copied to --out"
+expect_exit 2 "holds 0 of the case's" "$SLABSIM" validate C1 --from "$OUT" --out "$TMP/again"
+cp -r "$OUT" "$TMP/short"
+sed -i '$d' "$TMP/short/C3.jsonl"
+expect_exit 2 "C3.jsonl holds 2 of the case's 3 runs" "$SLABSIM" validate C3 --from "$TMP/short" --out "$TMP/short"
+sed -i 's/"fitted_digest":[[:space:]]*"[0-9a-f]*"/"fitted_digest": "0000000000000000"/' "$TMP/short/summary.json"
+expect_exit 2 "the fitted figures changed since its runs" "$SLABSIM" validate C4 --from "$TMP/short" --out "$TMP/short"
+expect_exit 2 "cannot read $TMP/nowhere/summary.json" "$SLABSIM" validate C4 --from "$TMP/nowhere"
+# the 95% confidence interval: V7's ratios of two symbols of one run (the
+# delta method with their covariance), as computed here from its runs
+python3 - "$OUT/summary.json" "$OUT/V7.jsonl" <<'PY' || fail "validate: V7's confidence interval"
+import json, sys, math
+d = json.load(open(sys.argv[1]))
+runs = [json.loads(l) for l in open(sys.argv[2])]
+assert len(runs) >= 2, len(runs)
+T = {1: 12.7062, 2: 4.30265, 3: 3.18245, 4: 2.77645}
+def pct(run, sym):
+    return [p['percent'] for p in run['profile'] if p['symbol'] == sym][0]
+for k in [c for c in d['cases'] if c['case'] == 'V7'][0]['checks']:
+    sym = k['path'].split('symbol=')[1].split(']')[0]
+    x = [pct(r, sym) for r in runs]
+    y = [pct(r, 'kmem_cache_free') for r in runs]
+    n = len(x)
+    mx, my = sum(x) / n, sum(y) / n
+    vx = sum((a - mx) ** 2 for a in x) / (n - 1) / n
+    vy = sum((b - my) ** 2 for b in y) / (n - 1) / n
+    cxy = sum((a - mx) * (b - my) for a, b in zip(x, y)) / (n - 1) / n
+    r = mx / my
+    half = T[n - 1] * math.sqrt(r * r * (vx / mx ** 2 + vy / my ** 2 - 2 * cxy / (mx * my)))
+    assert k['replicates'] == n, k
+    assert abs(k['simulated'] - r) < 1e-9 * r, (k, r)
+    assert abs(k['ci95'][0] - (r - half)) < 1e-4 * r and abs(k['ci95'][1] - (r + half)) < 1e-4 * r, (k, r, half)
+    assert half > 0, 'the runs of V7 differ by their seeds'
+# one run a point: no interval
+assert all(k['ci95'] is None and k['replicates'] == 1 for c in d['cases'] if c['case'] == 'C3' for k in c['checks'])
+PY
+
 # a case whose band cannot hold: exit 1, the row says FAIL
 mkdir -p "$TMP/cases"
 python3 - "$TMP/cases" <<'PY'
