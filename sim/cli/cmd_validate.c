@@ -481,7 +481,8 @@ static cJSON *row_json(const struct val_row *r)
 }
 
 /* validation.png: simulated against published, log-log, one panel per
- * family of cases (their units differ), each band a vertical bar, the
+ * family of cases (their units differ), each band a vertical bar, beside it
+ * the 95% confidence interval over the seeds where there is one, the
  * y = x line. */
 static int plot(const char *dir, const struct val_row *rows, int n, struct sim_err *err)
 {
@@ -503,7 +504,8 @@ static int plot(const char *dir, const struct val_row *rows, int n, struct sim_e
 	for (int k = 0; k < nfam; k++) {
 		lo[k] = INFINITY;
 		hi[k] = 0;
-		fprintf(f, "# family %s: published simulated band_low band_high\n", fam[k]);
+		fprintf(f, "# family %s: published simulated band_low band_high ci_low ci_high\n",
+			fam[k]);
 		for (int i = 0; i < n; i++) {
 			const struct val_row *r = &rows[i];
 			double p = r->ch->published;
@@ -513,9 +515,12 @@ static int plot(const char *dir, const struct val_row *rows, int n, struct sim_e
 			hi[k] = fmax(hi[k], p * r->ch->high);
 			if (!r->have || !(r->sim > 0))
 				continue;
-			fprintf(f, "%.6g %.6g %.6g %.6g\n", p, r->sim, p * r->ch->low, p * r->ch->high);
-			lo[k] = fmin(lo[k], r->sim);
-			hi[k] = fmax(hi[k], r->sim);
+			double cl = r->have_ci && r->lo > 0 ? r->lo : r->sim;
+			double ch = r->have_ci ? r->hi : r->sim;
+			fprintf(f, "%.6g %.6g %.6g %.6g %.6g %.6g\n", p, r->sim, p * r->ch->low,
+				p * r->ch->high, cl, ch);
+			lo[k] = fmin(lo[k], cl);
+			hi[k] = fmax(hi[k], ch);
 		}
 		fprintf(f, "\n\n");
 	}
@@ -529,14 +534,16 @@ static int plot(const char *dir, const struct val_row *rows, int n, struct sim_e
 	int nrows = (nfam + cols - 1) / cols;
 	fprintf(g, "set terminal pngcairo size %d,%d\nset output 'validation.png'\n"
 		"set multiplot layout %d,%d title 'slabsim validate: simulated against published "
-		"(bars: acceptance bands)'\nset logscale xy\nset format x '%%g'\nset format y '%%g'\n"
+		"(blue: acceptance bands; orange, beside: 95%% CI over the seeds)'\nset logscale xy\nset format x '%%g'\nset format y '%%g'\n"
 		"set xlabel 'published'\nset ylabel 'simulated'\nunset key\n",
 		420 * cols, 360 * nrows, nrows, cols);
 	for (int k = 0; k < nfam; k++) {
 		double a = hi[k] > 0 ? lo[k] / 1.5 : 1, b = hi[k] > 0 ? hi[k] * 1.5 : 10;
 		fprintf(g, "set title '%s'\nset xrange [%g:%g]\nset yrange [%g:%g]\n"
 			"plot x lc rgb 'gray', 'validation.dat' index %d using 1:2:3:4 with yerrorbars "
-			"pt 7 ps 0.6 lc rgb '#0060a0'\n", fam[k], a, b, a, b, k);
+			"pt 7 ps 0.6 lc rgb '#0060a0', '' index %d using ($1*%g):2:5:6 with "
+			"yerrorbars pt 7 ps 0.3 lc rgb '#d06000'\n", fam[k], a, b, a, b, k, k,
+			pow(b / a, 0.012));	/* beside the band by 1.2% of the panel's width */
 	}
 	fprintf(g, "unset multiplot\n");
 	fclose(g);

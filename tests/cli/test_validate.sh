@@ -103,6 +103,13 @@ for k in [c for c in d['cases'] if c['case'] == 'V7'][0]['checks']:
 # one run a point: no interval
 assert all(k['ci95'] is None and k['replicates'] == 1 for c in d['cases'] if c['case'] == 'C3' for k in c['checks'])
 PY
+python3 - "$OUT/validation.dat" <<'PY' || fail "validation.dat: no interval beside the bands"
+import sys
+rows = [list(map(float, l.split())) for l in open(sys.argv[1]) if l.strip() and not l.startswith('#')]
+assert rows and all(len(r) == 6 for r in rows), rows[:2]
+assert all(r[4] <= r[1] <= r[5] for r in rows), 'published simulated band band ci ci'
+assert any(r[4] < r[1] < r[5] for r in rows), "V7's runs give an interval"
+PY
 
 # a case whose band cannot hold: exit 1, the row says FAIL
 mkdir -p "$TMP/cases"
