@@ -248,7 +248,9 @@ static int parse_check(struct val_case *vc, const cJSON *o, int i, struct val_ch
 }
 
 /* The experiment first: parsing it starts the allocations kept with it,
- * where every string of the case then lives. */
+ * where every string of the case then lives. Its text, and so the digest its runs carry,
+ * is the case's own, machine names as written: the runs of a case made in one copy of the
+ * tree are its runs in any other (validate --from). */
 static int parse_experiment(struct val_case *vc, cJSON *root, const char *path,
 			    struct sim_err *err)
 {
@@ -266,12 +268,16 @@ static int parse_experiment(struct val_case *vc, cJSON *root, const char *path,
 		*slash = 0;
 	else
 		snprintf(dir, sizeof(dir), ".");
+	char *as_written = cJSON_Print(x);
 	rebase_machines(x, dir);
 	char *text = cJSON_Print(x);
 	char where[PATH_MAX + 16];
 	snprintf(where, sizeof(where), "%s: experiment", path);
 	int rc = experiment_parse(&vc->e, where, text, err);
 	free(text);
+	if (rc >= 0)
+		vc->e.text = own(vc, as_written);
+	free(as_written);
 	vc->path = own(vc, path);
 	return rc < 0 ? -1 : experiment_expand(&vc->e, err);
 }

@@ -68,6 +68,10 @@ PY
 cmp -s "$TMP/quick.txt" "$TMP/again.txt" || fail "validate --from: another table: $(diff "$TMP/quick.txt" "$TMP/again.txt" | head -5)"
 cmp -s "$OUT/summary.json" "$TMP/again/summary.json" || fail "validate --from: another summary.json"
 cmp -s "$OUT/V7.jsonl" "$TMP/again/V7.jsonl" || fail "validate --from: V7.jsonl not copied to --out"
+# ... and from a copy of the case elsewhere: the runs' digest is the case's own
+mkdir -p "$TMP/elsewhere/deeper"
+cp -r validation/C4.json validation/machines "$TMP/elsewhere/deeper/"
+expect_exit 0 "8 of 8 checks inside their bands" "$SLABSIM" validate "$TMP/elsewhere/deeper/C4.json" --from "$OUT" --out "$TMP/again4"
 expect_exit 2 "holds 0 of the case's" "$SLABSIM" validate C1 --from "$OUT" --out "$TMP/again"
 cp -r "$OUT" "$TMP/short"
 sed -i '$d' "$TMP/short/C3.jsonl"
