@@ -21,8 +21,11 @@
 #include "hw/machine.h"
 #include "engine/json_in.h"
 #include "report/gnuplot.h"
+#include "report/outfile.h"
+#include "report/summary.h"
 
 #include <gsl/gsl_cdf.h>
+#include <gsl/gsl_statistics_double.h>
 
 static const char validate_help[] =
 	"usage: slabsim validate [CASE ...] [--quick] [-j N] [--out DIR] [--from DIR] [--no-plot]\n"
@@ -210,8 +213,24 @@ static void describe(const cJSON *run, struct val_row *r)
 		snprintf(r->sym, sizeof(r->sym), "-");
 }
 
-/* The mean of the values of x[0..n) that are numbers, and how many there are. */
-static int finite_mean(const double *x, int n, double *mean)
+/* The replicates where x (and y, if given) are numbers: their values packed into px (and
+ * py); how many. */
+static int pack(const double *x, const double *y, int n, double *px, double *py)
+{
+	int k = 0;
+	for (int i = 0; i < n; i++)
+		if (!isnan(x[i]) && (!y || !isnan(y[i]))) {
+			px[k] = x[i];
+			if (y)
+				py[k] = y[i];
+			k++;
+		}
+	return k;
+}
+
+/* The mean of the numbers among x[0..n) (NAN if none), as the checks have always summed
+ * them. */
+static double finite_mean(const double *x, int n)
 {
 	int k = 0;
 	double sum = 0;
@@ -220,78 +239,66 @@ static int finite_mean(const double *x, int n, double *mean)
 			sum += x[i];
 			k++;
 		}
-	*mean = k ? sum / k : NAN;
-	return k;
+	return k ? sum / k : NAN;
 }
 
-/* The variance of the mean of x (s^2 / k over its k numbers), and the covariance of the
- * means of x and y over the replicates where both are numbers (`paired`: one run gave
- * both); false when fewer than two replicates give one. */
-static bool mean_variances(const double *x, const double *y, int n, bool paired, double *vx,
-			   double *vy, double *cxy, int *dof)
+/* Half the 95% confidence interval of a / b, the means of x and y over their replicates
+ * (summary_stats: Student's t), by the delta method, with their covariance where one run
+ * gave both (`paired`); NAN with fewer than two replicates on either side. */
+static double ratio_ci95(const double *x, const double *y, int n, bool paired, double a,
+			 double b, double *scratch)
 {
-	double mx, my = 0;
-	int kx = finite_mean(x, n, &mx), ky = y ? finite_mean(y, n, &my) : 0;
-	double sx = 0, sy = 0, sxy = 0;
-	int kp = 0;
-	for (int i = 0; i < n; i++) {
-		if (!isnan(x[i]))
-			sx += (x[i] - mx) * (x[i] - mx);
-		if (y && !isnan(y[i]))
-			sy += (y[i] - my) * (y[i] - my);
-		if (paired && !isnan(x[i]) && !isnan(y[i])) {
-			sxy += (x[i] - mx) * (y[i] - my);
-			kp++;
-		}
-	}
-	int k = y ? (kx < ky ? kx : ky) : kx;
-	if (k < 2)
-		return false;
-	*vx = sx / (kx - 1) / kx;
-	*vy = y ? sy / (ky - 1) / ky : 0;
-	*cxy = paired && kp >= 2 ? sxy / (kp - 1) / kp : 0;
-	*dof = k - 1;
-	return true;
+	double *px = scratch, *py = scratch + n;
+	struct stat_summary sx, sy;
+	summary_stats(px, pack(x, NULL, n, px, NULL), &sx);
+	summary_stats(py, pack(y, NULL, n, py, NULL), &sy);
+	if (sx.n < 2 || sy.n < 2)
+		return NAN;
+	double cov = 0;
+	int k = paired ? pack(x, y, n, px, py) : 0;
+	if (k >= 2)
+		cov = gsl_stats_covariance(px, 1, py, 1, (size_t)k) / k;
+	double r = a / b, var = r * r * (sx.sd * sx.sd / sx.n / (a * a) +
+					 sy.sd * sy.sd / sy.n / (b * b) - 2 * cov / (a * b));
+	int dof = (sx.n < sy.n ? sx.n : sy.n) - 1;
+	return gsl_cdf_tdist_Pinv(0.975, dof) * sqrt(var > 0 ? var : 0);
 }
 
 /* A check's simulated value (the mean over the replicates at its point, over the mean of
- * the "over" value if any), its 95% confidence interval (Student's t; for a ratio the
- * delta method, with the covariance when one run gives both), its ratio to the published
- * one, whether that is inside the band, and the top lock and symbol. */
+ * the "over" value if any), its 95% confidence interval, its ratio to the published one,
+ * whether that is inside the band, and the top lock and symbol. */
 static void evaluate(const struct val_case *vc, const struct val_check *ch, cJSON **runs,
 		     struct val_row *r)
 {
 	*r = (struct val_row){ .vc = vc, .ch = ch };
 	int reps = vc->e.replicates;
-	double *xa = calloc((size_t)reps, sizeof(*xa)), *xb = calloc((size_t)reps, sizeof(*xb));
-	if (!xa || !xb)
+	double *xa = calloc((size_t)reps * 4, sizeof(*xa)), *xb = xa + reps, *scratch = xb + reps;
+	if (!xa)
 		host_oom(__func__);
 	const char *over = ch->over_path ? ch->over_path : ch->path;
 	bool ratio = ch->over_point >= 0;
 	int na = val_point_values(vc, ch, ch->at_point, ch->path, runs, xa);
 	int nb = ratio ? val_point_values(vc, ch, ch->over_point, over, runs, xb) : 0;
-	double a, b = 1;
-	finite_mean(xa, reps, &a);
-	if (ratio)
-		finite_mean(xb, reps, &b);
+	double a = finite_mean(xa, reps), b = ratio ? finite_mean(xb, reps) : 1;
 	r->have = na > 0 && (!ratio || (nb > 0 && b != 0));
 	r->n = ratio && nb < na ? nb : na;
 	r->sim = r->have ? a / b : NAN;
 	r->ratio = r->sim / ch->published;
 	r->pass = r->have && r->ratio >= ch->low && r->ratio <= ch->high;
-	double va, vb, cab;
-	int dof;
-	if (r->have && mean_variances(xa, ratio ? xb : NULL, reps, ch->over_point == ch->at_point,
-				      &va, &vb, &cab, &dof)) {
-		double var = ratio ? r->sim * r->sim * (va / (a * a) + vb / (b * b) -
-							2 * cab / (a * b)) : va;
-		double half = gsl_cdf_tdist_Pinv(0.975, dof) * sqrt(var > 0 ? var : 0);
+	double half = NAN;
+	if (r->have && ratio) {
+		half = ratio_ci95(xa, xb, reps, ch->over_point == ch->at_point, a, b, scratch);
+	} else if (r->have) {
+		struct stat_summary st;
+		summary_stats(scratch, pack(xa, NULL, reps, scratch, NULL), &st);
+		half = st.n >= 2 ? st.ci95 : NAN;
+	}
+	if (!isnan(half)) {
 		r->lo = r->sim - half;
 		r->hi = r->sim + half;
 		r->have_ci = true;
 	}
 	free(xa);
-	free(xb);
 	describe(runs[ch->at_point * vc->e.replicates], r);
 }
 
@@ -331,19 +338,18 @@ static int run_case(const struct val_case *vc, const struct val_opts *o, cJSON *
 	return crashed || c.failed ? 1 : 0;
 }
 
-/* Copy file FROM to TO, byte for byte. */
+/* Copy file FROM to TO, byte for byte (report/outfile.h: through a temporary file). */
 static int copy_file(const char *from, const char *to, struct sim_err *err)
 {
 	size_t len;
 	char *text = file_read_text(from, &len);
 	if (!text)
 		return sim_fail(err, "cannot read %s: %s", from, strerror(errno));
-	FILE *f = fopen(to, "w");
-	bool ok = f && fwrite(text, 1, len, f) == len;
-	if (f && fclose(f) != 0)
-		ok = false;
+	struct out_file of;
+	FILE *f = out_open(&of, to, err);
+	int rc = f ? out_close(&of, fwrite(text, 1, len, f) == len, err) : -1;
 	free(text);
-	return ok ? 0 : sim_fail(err, "cannot write %s: %s", to, strerror(errno));
+	return rc;
 }
 
 /* --from: the runs of a case that an earlier validate left in DIR/CASE.jsonl, every one of
@@ -534,7 +540,8 @@ static int plot(const char *dir, const struct val_row *rows, int n, struct sim_e
 	int nrows = (nfam + cols - 1) / cols;
 	fprintf(g, "set terminal pngcairo size %d,%d\nset output 'validation.png'\n"
 		"set multiplot layout %d,%d title 'slabsim validate: simulated against published "
-		"(blue: acceptance bands; orange, beside: 95%% CI over the seeds)'\nset logscale xy\nset format x '%%g'\nset format y '%%g'\n"
+		"(blue: acceptance bands; orange, beside: 95%% CI over the seeds)'\n"
+		"set logscale xy\nset format x '%%g'\nset format y '%%g'\n"
 		"set xlabel 'published'\nset ylabel 'simulated'\nunset key\n",
 		420 * cols, 360 * nrows, nrows, cols);
 	for (int k = 0; k < nfam; k++) {
