@@ -144,12 +144,14 @@ static int all_cases(char ***out, struct sim_err *err)
 			continue;
 		int n = 0, cap = 16;
 		char **v = malloc((size_t)cap * sizeof(*v));
+		if (!v)
+			host_oom(__func__);
 		for (struct dirent *de; (de = readdir(d));) {
 			size_t len = strlen(de->d_name);
 			if (len < 6 || strcmp(de->d_name + len - 5, ".json"))
 				continue;
-			if (n == cap)
-				v = realloc(v, (size_t)(cap *= 2) * sizeof(*v));
+			if (n == cap && !(v = realloc(v, (size_t)(cap *= 2) * sizeof(*v))))
+				host_oom(__func__);
 			if (asprintf(&v[n++], "%s/%s", dir, de->d_name) < 0)
 				host_oom(__func__);
 		}
@@ -449,6 +451,18 @@ static int print_table(FILE *f, const struct val_row *rows, int n, int failed_ru
 		fprintf(f, "; %d case%s had a failed run", failed_runs, failed_runs > 1 ? "s" : "");
 	fprintf(f, "\n");
 	return pass;
+}
+
+/* table.txt: the table as printed, written whole or not at all (report/outfile.h). */
+static int write_table(const char *path, const struct val_row *rows, int n, int failed_runs,
+		       struct sim_err *err)
+{
+	struct out_file of;
+	FILE *f = out_open(&of, path, err);
+	if (!f)
+		return -1;
+	print_table(f, rows, n, failed_runs);
+	return out_close(&of, true, err);
 }
 
 /* One check's row for summary.json. */
@@ -768,11 +782,8 @@ int cmd_validate(int argc, char **argv)
 		int pass = print_table(stdout, rows, nrows, failed_runs);
 		char path[PATH_MAX];
 		snprintf(path, sizeof(path), "%s/table.txt", o.out);
-		FILE *t = fopen(path, "w");
-		if (t)
-			print_table(t, rows, nrows, failed_runs);
-		if (!t || fclose(t) != 0)
-			status = cli_usage_error("cannot write %s: %s", path, strerror(errno));
+		if (write_table(path, rows, nrows, failed_runs, &err) < 0)
+			status = cli_usage_error("%s", err.msg);
 		cJSON *sum = cJSON_CreateObject(), *jc = cJSON_AddArrayToObject(sum, "cases");
 		for (int i = 0, r = 0; i < n; i++) {
 			cJSON *c = cJSON_CreateObject();
@@ -796,11 +807,10 @@ int cmd_validate(int argc, char **argv)
 		cJSON_AddNumberToObject(sum, "passed", pass);
 		snprintf(path, sizeof(path), "%s/summary.json", o.out);
 		char *text = cJSON_Print(sum);
-		FILE *f = fopen(path, "w");
-		if (status < 0 && (!f || fprintf(f, "%s\n", text) < 0 || fclose(f) != 0))
-			status = cli_usage_error("cannot write %s: %s", path, strerror(errno));
-		else if (f && status >= 0)
-			fclose(f);
+		struct out_file of;
+		FILE *f = status < 0 ? out_open(&of, path, &err) : NULL;
+		if (status < 0 && (!f || out_close(&of, fprintf(f, "%s\n", text) >= 0, &err) < 0))
+			status = cli_usage_error("%s", err.msg);
 		free(text);
 		cJSON_Delete(sum);
 		if (status < 0 && !o.no_plot && plot(o.out, rows, nrows, &err) < 0)

@@ -79,6 +79,12 @@ expect_exit 2 "C3.jsonl holds 2 of the case's 3 runs" "$SLABSIM" validate C3 --f
 sed -i 's/"fitted_digest":[[:space:]]*"[0-9a-f]*"/"fitted_digest": "0000000000000000"/' "$TMP/short/summary.json"
 expect_exit 2 "the fitted figures changed since its runs" "$SLABSIM" validate C4 --from "$TMP/short" --out "$TMP/short"
 expect_exit 2 "cannot read $TMP/nowhere/summary.json" "$SLABSIM" validate C4 --from "$TMP/nowhere"
+# a table.txt that cannot be written is exit 2 with its path, and leaves the
+# folder's summary.json as it was (each file goes in whole or not at all)
+mkdir -p "$TMP/blocked/table.txt"
+echo '{"kept": true}' > "$TMP/blocked/summary.json"
+expect_exit 2 "cannot write $TMP/blocked/table.txt" "$SLABSIM" validate C4 --from "$OUT" --out "$TMP/blocked" --no-plot
+grep -q '"kept": true' "$TMP/blocked/summary.json" || fail "validate: a failed table.txt emptied summary.json"
 # the 95% confidence interval: V7's ratios of two symbols of one run (the
 # delta method with their covariance), as computed here from its runs
 python3 - "$OUT/summary.json" "$OUT/V7.jsonl" <<'PY' || fail "validate: V7's confidence interval"
