@@ -809,7 +809,7 @@ static void slub_destroy(void *state)
 const struct slab_policy slub_policy = {
 	SLAB_POLICY_HEADER,
 	.name = "slub",
-	.description = "SLUB of every era: 2.6.24-2.6.26, 3.1's lockless paths, 3.2's per-CPU "
+	.description = "SLUB of every era: 2.6.24-3.0's slab_lock paths, 3.1's lockless paths, 3.2's per-CPU "
 		       "partial lists, 6.18's and 7.0's percpu sheaves (kernel= selects it)",
 	.params = slub_param_defs,
 	.presets = slub_presets,

@@ -20,16 +20,17 @@ const struct param_def slub_param_defs[] = {
 	{ "slub_kmalloc_fallback", PT_BOOL, "1", 0, 1, NULL,
 	  "2.6.25: kmalloc caches with < slub_min_objects per page get order max(slub_max_order, 3)" },
 	{ "slub_deactivate_hot_head", PT_BOOL, "1", 0, 1, NULL,
-	  "2.6.25: a CPU slab given up with hot objects goes to the partial list head" },
+	  "2.6.25-3.0: a CPU slab given up with hot objects goes to the partial list head" },
 	{ "remote_node_defrag_ratio", PT_INT, "100", 0, 1023, NULL,
 	  "chance/1024 of taking partial slabs from other nodes" },
 	{ "slub_lockless", PT_BOOL, "0", 0, 1, NULL,
-	  "3.1: cmpxchg_double fast and slow paths (tid, frozen bit) instead of the page bit lock" },
+	  "3.1: cmpxchg_double slow paths (frozen bit) instead of the page bit lock; the tid fast "
+	  "path (2.6.39 on, so 3.0's too) is priced as 2.6.2x's IRQ-off one" },
 	{ "slub_order_rule", PT_ENUM, "halve", 0, 0, "halve|decrement",
 	  "calculate_order: halve min_objects (2.6.2x) or decrement it, capped by what "
 	  "slub_max_order holds (3.x)" },
 	{ "slub_min_partial_rule", PT_INT, "0", 0, 2, NULL,
-	  "min_partial: 0 MIN_PARTIAL=5 (2.6.2x), 1 ilog2(size) (3.1), 2 ilog2(size)/2 (3.2), "
+	  "min_partial: 0 MIN_PARTIAL=5 (2.6.2x), 1 ilog2(size) (3.0, 3.1), 2 ilog2(size)/2 (3.2), "
 	  "clamped to [5, 10]" },
 	{ "slub_percpu_partial", PT_BOOL, "0", 0, 1, NULL,
 	  "3.2: per-CPU partial lists (put_cpu_partial, unfreeze_partials)" },
@@ -58,18 +59,23 @@ const struct param_def slub_param_defs[] = {
 	{ NULL },
 };
 
-/* Defaults of each era (mm/slub.c of that version, 4 KB pages). */
+/* Defaults of each era (mm/slub.c of that version, 4 KB pages). 3.0 keeps
+ * 2.6.2x's slow paths under the page's slab_lock (__slab_free,
+ * get_partial_node's slab_trylock walk, deactivate_slab putting a slab with
+ * hot objects at the head), with the calculate_order (min_objects--, capped
+ * by what slub_max_order holds) and min_partial (ilog2(size) in [5, 10])
+ * that 2.6.31 already had; 3.1 replaced the slab_lock paths. */
 int slub_presets(struct param_set *ps, int era, struct sim_err *err)
 {
-	bool e26 = era >= 20626, e25 = era >= 20625;
+	bool e26 = era >= 20626, e25 = era >= 20625, e30 = era >= 30000;
 	bool e31 = era >= 30100, e32 = era >= 30200, e618 = era >= 61800, e70 = era >= 70000;
 	if (params_preset(ps, "slub_min_objects", e26 ? "0" : "4", err) < 0 ||
 	    params_preset(ps, "slub_max_order", e26 ? "3" : "1", err) < 0 ||
 	    params_preset(ps, "slub_kmalloc_fallback", e25 && !e26 ? "1" : "0", err) < 0 ||
 	    params_preset(ps, "slub_deactivate_hot_head", e25 && !e31 ? "1" : "0", err) < 0 ||
 	    params_preset(ps, "slub_lockless", e31 ? "1" : "0", err) < 0 ||
-	    params_preset(ps, "slub_order_rule", e31 ? "decrement" : "halve", err) < 0 ||
-	    params_preset(ps, "slub_min_partial_rule", e32 ? "2" : e31 ? "1" : "0", err) < 0 ||
+	    params_preset(ps, "slub_order_rule", e30 ? "decrement" : "halve", err) < 0 ||
+	    params_preset(ps, "slub_min_partial_rule", e32 ? "2" : e30 ? "1" : "0", err) < 0 ||
 	    params_preset(ps, "slub_percpu_partial", e32 && !e70 ? "1" : "0", err) < 0 ||
 	    params_preset(ps, "slub_cpu_slab", e70 ? "0" : "1", err) < 0 ||
 	    params_preset(ps, "slub_sheaves", e70 ? "all" : e618 ? "opt-in" : "off", err) < 0)

@@ -13,7 +13,7 @@
 #include "slab.h"
 
 const struct param_def kernel_param_defs[] = {
-	{ "kernel", PT_ENUM, "2.6.25", 0, 0, "2.6.24|2.6.25-rc5|2.6.25|2.6.26|3.1|3.2|6.18|7.0",
+	{ "kernel", PT_ENUM, "2.6.25", 0, 0, "2.6.24|2.6.25-rc5|2.6.25|2.6.26|3.0|3.1|3.2|6.18|7.0",
 	  "kernel version whose defaults (lock kind, SLUB era, scheduler) apply; 2.6.25-rc5 "
 	  "is 2.6.25 with the scheduler and socket wake-ups from before 2.6.25-rc7" },
 	{ "spinlock", PT_ENUM, "ticket", 0, 0, "byte|ticket|queued",

@@ -17,7 +17,7 @@ expect_exit 2 "groups=12x: not an integer" $RUN "hackbench 12x"
 expect_exit 2 "mode=fiber: not a valid choice" $RUN "$W" mode=fiber
 expect_exit 2 "spinlock=mcs: not a valid choice (spinlock of the kernel expects one of: byte|ticket|queued)" \
 	$RUN "$W" spinlock=mcs
-expect_exit 2 "kernel=3.0: not a valid choice" $RUN "$W" kernel=3.0
+expect_exit 2 "kernel=2.6.27: not a valid choice" $RUN "$W" kernel=2.6.27
 expect_exit 2 "unexpected argument 'four'" $RUN "hackbench 1 process 2 four"
 expect_exit 2 "-pipe: pipes are not modelled yet" $RUN "hackbench -pipe 1"
 expect_exit 2 "'=3' is not NAME=VALUE" $RUN "$W" =3

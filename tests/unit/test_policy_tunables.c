@@ -1,6 +1,6 @@
 /* test_policy_tunables.c - each policy's per-cache geometry and tunables
  * against the kernel's own formulas, worked by hand in the comments: SLUB
- * 3.2 (calculate_order, min_partial, cpu_partial), 3.1 and 2.6.25 (the
+ * 3.2 (calculate_order, min_partial, cpu_partial), 3.1, 3.0 and 2.6.25 (the
  * geometry of 2.6.24-2.6.26 is test_slub_geometry.c's), SLAB's
  * enable_cpucache() and SLQB's freebatch/hiwater; then the parameters that
  * override them: cpu_partial, cpu_partial_caches (merged names too),
@@ -181,6 +181,35 @@ static void test_slub_31(void **state)
 		{ "kmalloc-2048", 3, 16, 10, 6 }, { "kmalloc-4096", 3, 8, 10, 2 },
 	};
 	expect_slub(build("tigerton", "slub", pcp, 2), "3.1 percpu_partial", p, N(p));
+	run_free(&the_run);
+}
+
+/* 3.0: 3.1's calculate_order and min_partial (both already in 2.6.31's
+ * mm/slub.c), no per-CPU partial lists, and 2.6.2x's slow paths: the
+ * page's slab_lock in __slab_free and get_partial_node, and a CPU slab
+ * given up with hot objects put at the partial list's head
+ * (deactivate_slab's tail = 0). */
+static void test_slub_30(void **state)
+{
+	(void)state;
+	const char *k30[] = { "kernel=3.0" };
+	const struct slub_row t[] = {
+		{ "kmalloc-8", 0, 512, 5, 0 },		/* ilog2 3 -> 5 */
+		{ "kmalloc-128", 0, 32, 7, 0 },		/* 24*128 = 3072: order 0; 7 */
+		{ "kmalloc-192", 1, 42, 7, 0 },		/* ilog2 7 */
+		{ "kmalloc-512", 2, 32, 9, 0 },		/* 24*512 = 12288: order 2; 9 */
+		{ "kmalloc-4096", 3, 8, 10, 0 },	/* ilog2 12 -> 10 */
+	};
+	struct run *r = build("tigerton", "slub", k30, 1);
+	expect_slub(r, "3.0", t, N(t));
+	assert_false(param_bool(&r->pparams, "slub_lockless"));
+	assert_true(param_bool(&r->pparams, "slub_deactivate_hot_head"));
+	assert_false(param_bool(&r->pparams, "slub_percpu_partial"));
+	assert_string_equal(param_str(&r->kparams, "spinlock"), "ticket");
+	const char *k31[] = { "kernel=3.1" };
+	r = build("tigerton", "slub", k31, 1);
+	assert_true(param_bool(&r->pparams, "slub_lockless"));
+	assert_false(param_bool(&r->pparams, "slub_deactivate_hot_head"));
 	run_free(&the_run);
 }
 
@@ -400,6 +429,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_slub_32),
 		cmocka_unit_test(test_slub_31),
+		cmocka_unit_test(test_slub_30),
 		cmocka_unit_test(test_slub_2625),
 		cmocka_unit_test(test_cpu_partial_params),
 		cmocka_unit_test(test_slab),
