@@ -24,9 +24,9 @@ set xrange [0.000116208:0.00272998]
 set yrange [0.000116208:0.00272998]
 plot x lc rgb 'gray', 'validation.dat' index 3 using 1:2:3:4 with yerrorbars pt 7 ps 0.6 lc rgb '#0060a0', '' index 3 using ($1*1.03861):2:5:6 with yerrorbars pt 7 ps 0.3 lc rgb '#d06000'
 set title 'V1'
-set xrange [0.396667:1.86432]
-set yrange [0.396667:1.86432]
-plot x lc rgb 'gray', 'validation.dat' index 4 using 1:2:3:4 with yerrorbars pt 7 ps 0.6 lc rgb '#0060a0', '' index 4 using ($1*1.01874):2:5:6 with yerrorbars pt 7 ps 0.3 lc rgb '#d06000'
+set xrange [0.396667:1.93703]
+set yrange [0.396667:1.93703]
+plot x lc rgb 'gray', 'validation.dat' index 4 using 1:2:3:4 with yerrorbars pt 7 ps 0.6 lc rgb '#0060a0', '' index 4 using ($1*1.01921):2:5:6 with yerrorbars pt 7 ps 0.3 lc rgb '#d06000'
 set title 'V2'
 set xrange [0.6358:2.65506]
 set yrange [0.6358:2.65506]
