@@ -22,6 +22,7 @@
 #include "engine/json_in.h"
 #include "report/gnuplot.h"
 #include "report/outfile.h"
+#include "report/report.h"
 #include "report/summary.h"
 
 #include <gsl/gsl_cdf.h>
@@ -806,12 +807,8 @@ int cmd_validate(int argc, char **argv)
 		cJSON_AddNumberToObject(sum, "checks", nrows);
 		cJSON_AddNumberToObject(sum, "passed", pass);
 		snprintf(path, sizeof(path), "%s/summary.json", o.out);
-		char *text = cJSON_Print(sum);
-		struct out_file of;
-		FILE *f = status < 0 ? out_open(&of, path, &err) : NULL;
-		if (status < 0 && (!f || out_close(&of, fprintf(f, "%s\n", text) >= 0, &err) < 0))
+		if (status < 0 && report_write_json(path, sum, &err) < 0)
 			status = cli_usage_error("%s", err.msg);
-		free(text);
 		cJSON_Delete(sum);
 		if (status < 0 && !o.no_plot && plot(o.out, rows, nrows, &err) < 0)
 			fprintf(stderr, "slabsim: %s (the table and summary.json are written)\n",
