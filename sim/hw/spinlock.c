@@ -225,6 +225,9 @@ void hw_spin_unlock(struct hw *hw, struct sim_cpu *cpu, struct hw_lock *lk)
 	} else {
 		lk->line->spin = NULL;
 		uint64_t when, t = hw_store_posted(hw, cpu, lk->line);
+		/* the unlock's store is in the store buffer too: the CPU's next
+		 * locked instruction waits for it (Intel SDM vol. 3A, 8.2.2) */
+		hw->sb[cpu->id].stores_done = t;
 		struct hw_waiter *w = lk->ops->handoff(hw, cpu, lk, t, &when);
 		hand_over(hw, lk, w, when);
 	}

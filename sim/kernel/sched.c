@@ -203,6 +203,8 @@ bool try_to_wake_up(struct task *waker, struct task *p, bool sync)
 		p->state = TASK_RUNNING;
 		waker->last_wakeup = waker->sum_exec + (cpu->clock - waker->exec_start);
 		s->wakeups++;
+		if (sync)	/* schedstat se.nr_wakeups_sync */
+			s->wakeups_sync++;
 		if (!p->on_cpu && !p->on_rq) {	/* it really sleeps: queue it */
 			int target = select_task_rq(s, waker, p, sync);
 			struct rq *trq = &s->rq[target];
@@ -213,6 +215,7 @@ bool try_to_wake_up(struct task *waker, struct task *p, bool sync)
 				p->vruntime = rel + trq->min_vruntime;
 				p->cpu = target;
 				s->migrations++;
+				s->wakeups_migrate++;	/* se.nr_wakeups_migrate */
 				prq = trq;
 			}
 			enqueue_sleeper(s, trq, p);

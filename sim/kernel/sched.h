@@ -103,6 +103,7 @@ struct sched {
 	uint32_t cost_schedule, cost_switch, cost_switch_mm, cost_wake, cost_fork_process,
 		cost_fork_thread, cost_exit, cost_balance, cost_idle_exit, switch_cold_lines;
 	uint64_t nr_tasks, nr_exited, context_switches, wakeups, migrations;
+	uint64_t wakeups_sync, wakeups_migrate;	/* schedstats' nr_wakeups_{sync,migrate} */
 	struct task **all;		/* every task created, for the end of the run */
 	int nall, all_cap;
 };

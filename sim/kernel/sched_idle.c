@@ -9,6 +9,10 @@
 
 /* --- load balancing --- */
 
+/* sysctl_sched_nr_migrate (kernel/sched.c, 2.6.24 on): the most tasks one
+ * balance run moves, since it runs with interrupts off. */
+#define SCHED_NR_MIGRATE 32
+
 /* Move tasks from `src` (locked) to `dst` (locked), keeping vruntime fair. */
 static int move_tasks(struct sched *s, struct rq *dst, struct rq *src, int n)
 {
@@ -77,6 +81,8 @@ int load_balance(struct sched *s, struct sim_cpu *cpu, bool newidle)
 	}
 	int moved = 0;
 	int want = newidle ? 1 : (most - rq->nr_running) / 2;
+	if (want > SCHED_NR_MIGRATE)	/* balance_tasks() stops after sysctl_sched_nr_migrate */
+		want = SCHED_NR_MIGRATE;
 	if (busiest >= 0 && want > 0 && most - rq->nr_running >= (newidle ? 1 : 2)) {
 		struct rq *b = &s->rq[busiest];
 		struct rq *first = b->cpu < rq->cpu ? b : rq;	/* double_rq_lock order */

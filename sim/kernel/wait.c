@@ -11,13 +11,17 @@ void init_waitqueue_head(struct kernel *k, struct wait_queue_head *q,
 	INIT_LIST_HEAD(&q->task_list);
 }
 
+/* prepare_to_wait(): queue t, if not queued yet, and mark it sleeping. The
+ * kernel's __add_wait_queue() is list_add(), at the head (kernel/wait.c,
+ * include/linux/wait.h, 2.6.x to 6.x; poll()'s add_wait_queue() too), so a
+ * wake_up() of non-exclusive waiters wakes the last to come first. */
 void prepare_to_wait(struct task *t, struct wait_queue_head *q)
 {
 	struct hw *hw = t->k->hw;
 	struct sim_cpu *cpu = task_cpu(t);
 	hw_spin_lock(hw, cpu, &q->lock);
 	if (list_empty(&t->wait_entry)) {
-		list_add_tail(&t->wait_entry, &q->task_list);
+		list_add(&t->wait_entry, &q->task_list);
 		t->waitq = q;
 	}
 	t->state = TASK_INTERRUPTIBLE;

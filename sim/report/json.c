@@ -255,6 +255,8 @@ cJSON *report_json(const struct run *r)
 	cJSON_AddNumberToObject(sched, "context_switches", (double)r->k.sched.context_switches);
 	cJSON_AddNumberToObject(sched, "wakeups", (double)r->k.sched.wakeups);
 	cJSON_AddNumberToObject(sched, "migrations", (double)r->k.sched.migrations);
+	cJSON_AddNumberToObject(sched, "wakeups_sync", (double)r->k.sched.wakeups_sync);
+	cJSON_AddNumberToObject(sched, "wakeups_migrate", (double)r->k.sched.wakeups_migrate);
 	cJSON_AddItemToObject(root, "profile", profile_json(r, &w));
 	cJSON_AddItemToObject(root, "caches", caches_json(r));
 	cJSON_AddItemToObject(root, "locks", locks_json(r));

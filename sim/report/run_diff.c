@@ -351,7 +351,8 @@ static void print_totals(FILE *out, const cJSON *a, const cJSON *b, const struct
 		 num(mb, "slab_bytes_peak") / 1048576.0, 0);
 	pair_row(&t, "slab memory at the end (MB)", num(ma, "slab_bytes_end") / 1048576.0,
 		 num(mb, "slab_bytes_end") / 1048576.0, 0);
-	static const char *const sched[] = { "context_switches", "wakeups", "migrations" };
+	static const char *const sched[] = { "context_switches", "wakeups", "migrations",
+						     "wakeups_sync", "wakeups_migrate" };
 	for (size_t i = 0; i < sizeof(sched) / sizeof(sched[0]); i++)
 		pair_row(&t, sched[i], num(obj_at(a, "sched"), sched[i]),
 			 num(obj_at(b, "sched"), sched[i]), 0);

@@ -254,7 +254,9 @@ static void hb_parent(struct task *t, void *arg)
 	kernel_mark(k, true);
 	hw_write(k->hw, task_cpu(t), &hb->ready_line);
 	hb->started = true;
-	wake_up(t, &hb->wake_wait, false);
+	/* write(wakefd): pipe_write() wakes the pollers with
+	 * wake_up_interruptible_sync() (fs/pipe.c, 2.6.24 to 2.6.31 and on) */
+	wake_up(t, &hb->wake_wait, true);
 	wait_for_children(t);
 	hb->stop = task_cpu(t)->clock;
 	kernel_mark(k, false);

@@ -1,6 +1,7 @@
 /* test_spinlock.c - the ticket lock against the Markov model of
  * Boyd-Wickizer et al. (docs/calibration.md C4), solved with GSL, and basic lock
- * semantics (mutual exclusion, FIFO order, trylock). */
+ * semantics (mutual exclusion, FIFO order, trylock), and the unlock's store
+ * draining before the CPU's next locked instruction (x86 TSO). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -222,6 +223,77 @@ static void test_contention_points(void **state)
 		      NULL, 6, check_points);
 }
 
+/* The unlock's store drains before the next locked instruction (x86 TSO,
+ * Intel SDM vol. 3A, 8.2.2). CPU 0 holds the lock while CPU 4 (another
+ * socket of tigerton) spins on it; CPU 0 unlocks, which posts a store that
+ * must take the line back from the spinner, and at once makes an atomic on
+ * a line of its own: the atomic completes only after the unlock's store. */
+struct drain_scene {
+	struct bench b;
+	struct hw_line other;
+	uint64_t unlock_store_done, atomic_done;
+	int done;
+};
+
+static struct drain_scene ds;
+
+static void drain_holder(void *arg)
+{
+	struct task *t = arg;
+	hw_spin_lock(&ds.b.hw, t->cpu, &ds.b.lock);
+	hw_atomic(&ds.b.hw, t->cpu, &ds.other);	/* own the other line */
+	cpu_charge(t->cpu, 20000);		/* the spinner arrives meanwhile */
+	hw_spin_unlock(&ds.b.hw, t->cpu, &ds.b.lock);
+	ds.unlock_store_done = ds.b.line.written;
+	hw_atomic(&ds.b.hw, t->cpu, &ds.other);
+	ds.atomic_done = t->cpu->clock;
+	if (++ds.done == 2)
+		ds.b.eng.stop = true;
+	cpu_suspend(t->cpu);
+	abort();
+}
+
+static void drain_spinner(void *arg)
+{
+	struct task *t = arg;
+	cpu_charge(t->cpu, 5000);
+	hw_spin_lock(&ds.b.hw, t->cpu, &ds.b.lock);
+	hw_spin_unlock(&ds.b.hw, t->cpu, &ds.b.lock);
+	if (++ds.done == 2)
+		ds.b.eng.stop = true;
+	cpu_suspend(t->cpu);
+	abort();
+}
+
+static void test_unlock_store_drains_before_next_atomic(void **state)
+{
+	(void)state;
+	struct sim_err err;
+	memset(&ds, 0, sizeof(ds));
+	struct bench *b = &ds.b;
+	assert_int_equal(machine_load(&b->m, "machines/tigerton.json", &err), 0);
+	assert_int_equal(engine_init(&b->eng, b->m.ncpus, 1), 0);
+	assert_int_equal(hw_init(&b->hw, &b->eng, &b->m, &err), 0);
+	hw_line_init(&b->hw, &b->line, 0);
+	hw_line_init(&b->hw, &ds.other, 0);
+	hw_lock_class_init(&b->hw, &b->cls, "test_lock", b->hw.sym_spin_lock);
+	hw_lock_init(&b->lock, LOCK_TICKET, &b->line, &b->cls);
+	struct task t[2] = { { .b = b, .cpu = &b->eng.cpus[0] }, { .b = b, .cpu = &b->eng.cpus[4] } };
+	fiber_create(&t[0].f, drain_holder, &t[0], 65536);
+	fiber_create(&t[1].f, drain_spinner, &t[1], 65536);
+	eng_start_cpu(&b->eng, t[0].cpu, &t[0].f, 0);
+	eng_start_cpu(&b->eng, t[1].cpu, &t[1].f, 0);
+	engine_run(&b->eng);
+	assert_int_equal(ds.done, 2);
+	assert_true(ds.unlock_store_done > 20000);
+	assert_true(ds.atomic_done >= ds.unlock_store_done);
+	fiber_destroy(&t[0].f);
+	fiber_destroy(&t[1].f);
+	hw_destroy(&b->hw);
+	engine_destroy(&b->eng);
+	machine_free(&b->m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -229,6 +301,7 @@ int main(void)
 		cmocka_unit_test(test_ticket_collapses),
 		cmocka_unit_test(test_byte_lock_excludes),
 		cmocka_unit_test(test_contention_points),
+		cmocka_unit_test(test_unlock_store_drains_before_next_atomic),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
