@@ -98,6 +98,7 @@ struct sched {
 	uint64_t migration_cost, balance_interval;
 	bool wake_affine;
 	bool affine_by_overlap;	/* 2.6.25-rc7 on: avg_overlap; before: a cold wakee */
+	bool balance_leftmost;	/* to 2.6.25: balancing walks the rbtree from the left */
 	struct hw_lock_class rq_lock_class;
 	int sym_schedule, sym_switch, sym_wake, sym_balance, sym_fork, sym_exit;
 	uint32_t cost_schedule, cost_switch, cost_switch_mm, cost_wake, cost_fork_process,

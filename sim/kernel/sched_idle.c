@@ -9,20 +9,57 @@
 
 /* --- load balancing --- */
 
-/* sysctl_sched_nr_migrate (kernel/sched.c, 2.6.24 on): the most tasks one
- * balance run moves, since it runs with interrupts off. */
+/* sysctl_sched_nr_migrate (kernel/sched.c, 2.6.24 on): balance_tasks()
+ * looks at no more than this many tasks past the first (`loops++ >
+ * sysctl_sched_nr_migrate`), since it runs with interrupts off. */
 #define SCHED_NR_MIGRATE 32
+#define BALANCE_VISITS (SCHED_NR_MIGRATE + 1)
 
-/* Move tasks from `src` (locked) to `dst` (locked), keeping vruntime fair. */
+/* The tasks balance_tasks() looks at, in its iterator's order, at most
+ * BALANCE_VISITS. To 2.6.25 load_balance_start_fair() starts at
+ * first_fair(), the leftmost (smallest vruntime, next to run), and goes
+ * rb_next(): the heap is walked best-first. From 2.6.26 it walks
+ * cfs_rq->tasks, where account_entity_enqueue() adds at the head: the
+ * latest queued first, which the heap's tail stands for. */
+static int balance_candidates(const struct sched *s, const struct rq *src,
+			      struct task **out)
+{
+	int n = 0;
+	if (!s->balance_leftmost) {
+		for (int i = src->nheap - 1; i >= 0 && n < BALANCE_VISITS; i--)
+			out[n++] = src->heap[i];
+		return n;
+	}
+	/* best-first over the min-heap: a frontier of slots, smallest first */
+	int frontier[BALANCE_VISITS + 1], nf = 0;
+	if (src->nheap)
+		frontier[nf++] = 0;
+	while (nf && n < BALANCE_VISITS) {
+		int best = 0;
+		for (int f = 1; f < nf; f++)
+			if (src->heap[frontier[f]]->vruntime < src->heap[frontier[best]]->vruntime)
+				best = f;
+		int i = frontier[best];
+		frontier[best] = frontier[--nf];
+		out[n++] = src->heap[i];
+		for (int c = 2 * i + 1; c <= 2 * i + 2 && c < src->nheap; c++)
+			frontier[nf++] = c;
+	}
+	return n;
+}
+
+/* Move up to n tasks from `src` (locked) to `dst` (locked), keeping
+ * vruntime fair: balance_tasks() and pull_task(). */
 static int move_tasks(struct sched *s, struct rq *dst, struct rq *src, int n)
 {
+	struct task *cand[BALANCE_VISITS];
+	int nc = balance_candidates(s, src, cand);
 	int moved = 0;
-	for (int i = src->nheap - 1; moved < n && i >= 0; i--) {
-		struct task *t = src->heap[i];	/* from the last in line */
+	for (int i = 0; i < nc && moved < n; i++) {
+		struct task *t = cand[i];
 		if (t->pinned >= 0)
 			continue;
 		heap_remove(src, t);
-		i = src->nheap;			/* the heap moved: look again */
 		src->nr_running--;
 		t->vruntime = t->vruntime - src->min_vruntime + dst->min_vruntime;
 		t->cpu = dst->cpu;
@@ -55,19 +92,24 @@ int load_balance(struct sched *s, struct sim_cpu *cpu, bool newidle)
 	 * scan finds the busiest queue at each distance (the first of the
 	 * longest, in CPU order); the domains, lowest first, take the busiest
 	 * within them: the nearest one unless a farther one is longer. */
-	int best[NR_DIST];
+	int best[NR_DIST], queued[NR_DIST] = { 0 }, cpus[NR_DIST] = { 0 };
 	for (int d = 0; d < NR_DIST; d++)
 		best[d] = -1;
 	for (int i = 0; s->nr_movable > 0 && i < s->ncpus; i++) {
 		const struct rq *q = &s->rq[i];
+		int d = (int)machine_dist(m, cpu->id, i);
+		queued[d] += q->nr_running;	/* the domains' loads, for the imbalance */
+		cpus[d]++;
 		if (q->nr_running <= most || q->nr_movable <= 0)
 			continue;
-		int d = (int)machine_dist(m, cpu->id, i);
 		if (best[d] < 0 || q->nr_running > s->rq[best[d]].nr_running)
 			best[d] = i;
 	}
 	int within = -1;	/* the busiest of the domain so far */
+	int span_queued = queued[DIST_SAME_CORE], span_cpus = cpus[DIST_SAME_CORE];
 	for (int d = DIST_SMT; d < NR_DIST && busiest < 0 && s->nr_movable > 0; d++) {
+		span_queued += queued[d];
+		span_cpus += cpus[d];
 		int b = best[d];	/* (best[DIST_SAME_CORE]: this queue, never longer) */
 		if (b >= 0 && (within < 0 || s->rq[b].nr_running > s->rq[within].nr_running ||
 			       (s->rq[b].nr_running == s->rq[within].nr_running && b < within)))
@@ -80,9 +122,17 @@ int load_balance(struct sched *s, struct sim_cpu *cpu, bool newidle)
 			busiest = -1, most = rq->nr_running;	/* balanced here: look wider */
 	}
 	int moved = 0;
-	int want = newidle ? 1 : (most - rq->nr_running) / 2;
-	if (want > SCHED_NR_MIGRATE)	/* balance_tasks() stops after sysctl_sched_nr_migrate */
-		want = SCHED_NR_MIGRATE;
+	/* find_busiest_group()'s imbalance, with every task of weight 1 and
+	 * every CPU of power 1: what brings the busiest down to the domain's
+	 * average without taking this CPU above it, and one task when that
+	 * rounds to none (fix_small_imbalance()). A newly idle CPU
+	 * (load_balance_newidle()) moves it as the periodic run does; only a
+	 * preemptible kernel's balance_tasks() stops a newly idle run after one
+	 * task, and the eras modelled are not preemptible. */
+	int avg = span_cpus ? span_queued / span_cpus : 0;
+	int want = most - avg < avg - rq->nr_running ? most - avg : avg - rq->nr_running;
+	if (want < 1)
+		want = 1;
 	if (busiest >= 0 && want > 0 && most - rq->nr_running >= (newidle ? 1 : 2)) {
 		struct rq *b = &s->rq[busiest];
 		struct rq *first = b->cpu < rq->cpu ? b : rq;	/* double_rq_lock order */

@@ -193,6 +193,8 @@ int sched_init(struct sched *s, struct kernel *k, struct sim_err *err)
 					 1000 * cyc_per_ns);
 	s->wake_affine = param_bool(&k->params, "wake_affine");
 	s->affine_by_overlap = kernel_has_2625rc7_sched(k->era, k->rc);
+	/* load_balance_start_fair(): first_fair() to 2.6.25, cfs_rq->tasks from 2.6.26 */
+	s->balance_leftmost = k->era <= 20625;
 	const struct cost_ref costs[] = {
 		{ "schedule", &s->cost_schedule }, { "context_switch", &s->cost_switch },
 		{ "switch_mm", &s->cost_switch_mm }, { "try_to_wake_up", &s->cost_wake },
