@@ -75,6 +75,7 @@ struct rq {
 	uint64_t min_vruntime;
 	uint64_t slice_end;
 	uint64_t next_balance;
+	int balance_failed;		/* sd->nr_balance_failed: runs that found only hot tasks */
 	bool need_resched;
 	struct task *dead;		/* exited task whose stack is freed after the switch */
 	struct sim_event *balance_timer;

@@ -48,17 +48,28 @@ static int balance_candidates(const struct sched *s, const struct rq *src,
 	return n;
 }
 
+/* sd->cache_nice_tries of the domains modelled (SD_CPU_INIT, SD_MC_INIT): after
+ * this many failed runs can_migrate_task() takes cache-hot tasks too. */
+#define CACHE_NICE_TRIES 1
+
 /* Move up to n tasks from `src` (locked) to `dst` (locked), keeping
- * vruntime fair: balance_tasks() and pull_task(). */
-static int move_tasks(struct sched *s, struct rq *dst, struct rq *src, int n)
+ * vruntime fair: balance_tasks() and pull_task(). can_migrate_task()
+ * leaves a task that ran within sysctl_sched_migration_cost (task_hot())
+ * unless balancing here has failed more than cache_nice_tries times. */
+static int move_tasks(struct sched *s, struct rq *dst, struct rq *src, int n, uint64_t now)
 {
 	struct task *cand[BALANCE_VISITS];
 	int nc = balance_candidates(s, src, cand);
-	int moved = 0;
+	int moved = 0, hot = 0;
+	bool aggressive = dst->balance_failed > CACHE_NICE_TRIES;
 	for (int i = 0; i < nc && moved < n; i++) {
 		struct task *t = cand[i];
 		if (t->pinned >= 0)
 			continue;
+		if (!aggressive && now < t->exec_start + s->migration_cost) {
+			hot++;
+			continue;
+		}
 		heap_remove(src, t);
 		src->nr_running--;
 		t->vruntime = t->vruntime - src->min_vruntime + dst->min_vruntime;
@@ -69,6 +80,10 @@ static int move_tasks(struct sched *s, struct rq *dst, struct rq *src, int n)
 		s->migrations++;
 		moved++;
 	}
+	if (moved)
+		dst->balance_failed = 0;
+	else if (hot)
+		dst->balance_failed++;
 	return moved;
 }
 
@@ -139,7 +154,7 @@ int load_balance(struct sched *s, struct sim_cpu *cpu, bool newidle)
 		struct rq *second = first == b ? rq : b;
 		hw_spin_lock(hw, cpu, &first->lock);
 		hw_spin_lock(hw, cpu, &second->lock);
-		moved = move_tasks(s, rq, b, want);
+		moved = move_tasks(s, rq, b, want, cpu->clock);
 		hw_spin_unlock(hw, cpu, &second->lock);
 		hw_spin_unlock(hw, cpu, &first->lock);
 	}

@@ -5,6 +5,8 @@
  * task of the rbtree (kernel/sched_fair.c load_balance_start_fair()); from
  * 2.6.26 down cfs_rq->tasks, the latest queued first. A newly idle CPU
  * (load_balance_newidle()) moves the imbalance as the periodic run does.
+ * A task that ran within sysctl_sched_migration_cost stays (can_migrate_task(),
+ * task_hot()).
  * 100 runnable tasks wait on CPU 0; a task alone on CPU 1 runs
  * load_balance() once, which would take half the difference (49); a
  * pinned task keeps each other CPU busy, so none pulls first. */
@@ -25,6 +27,7 @@
 struct lb_test {
 	struct run r;
 	bool newidle;
+	int hot;		/* the leftmost tasks made cache-hot before the run */
 	int moved;
 	bool stop;
 	uint64_t before[QUEUED];	/* CPU 0's tasks' vruntimes before the run */
@@ -50,8 +53,13 @@ static void busy(struct task *t, void *arg)
 static void balancer(struct task *t, void *arg)
 {
 	(void)arg;
+	cpu_charge(task_cpu(t), 2 * t->k->sched.migration_cost);	/* past task_hot() of a new task */
 	const struct rq *rq0 = &t->k->sched.rq[0];
 	lb.nheap_before = rq0->nheap;
+	for (int i = 0; i < QUEUED; i++)	/* the `hot` smallest vruntimes just ran */
+		if (lb.task[i]->cpu == 0 && lb.task[i]->heap_idx >= 0 &&
+		    lb.task[i]->vruntime < 1000 + (uint64_t)lb.hot * 1000)
+			lb.task[i]->exec_start = task_cpu(t)->clock;
 	for (int i = 0; i < QUEUED; i++) {
 		lb.before[i] = lb.task[i]->vruntime;
 		lb.was_heap_idx[i] = lb.task[i]->cpu == 0 ? lb.task[i]->heap_idx : -1;
@@ -63,10 +71,11 @@ static void balancer(struct task *t, void *arg)
 }
 
 /* Queue QUEUED tasks on CPU 0 under `kernel`, balance once from CPU 1. */
-static void run_balance(const char *kernel, bool newidle)
+static void run_balance(const char *kernel, bool newidle, int hot)
 {
 	memset(&lb, 0, sizeof(lb));
 	lb.newidle = newidle;
+	lb.hot = hot;
 	const char *assigns[] = { kernel };
 	struct run_config cfg = { .machine = "tigerton", .policy = "slub", .seed = 1,
 				  .assign = assigns, .nassign = 1 };
@@ -120,7 +129,7 @@ static int moved_count(uint64_t *max_moved, uint64_t *min_stayed, bool *from_tai
 static void test_one_run_looks_at_nr_migrate_plus_one(void **state)
 {
 	(void)state;
-	run_balance("kernel=3.2", false);
+	run_balance("kernel=3.2", false, 0);
 	assert_int_equal(lb.moved, 33);
 	run_free(&lb.r);
 }
@@ -128,7 +137,7 @@ static void test_one_run_looks_at_nr_migrate_plus_one(void **state)
 static void test_2625_walks_from_the_leftmost(void **state)
 {
 	(void)state;
-	run_balance("kernel=2.6.25-rc5", false);
+	run_balance("kernel=2.6.25-rc5", false, 0);
 	uint64_t max_moved, min_stayed;
 	bool from_tail;
 	assert_int_equal(lb.moved, 33);
@@ -142,7 +151,7 @@ static void test_2625_walks_from_the_leftmost(void **state)
 static void test_2626_on_walks_the_latest_queued_first(void **state)
 {
 	(void)state;
-	run_balance("kernel=3.2", false);
+	run_balance("kernel=3.2", false, 0);
 	uint64_t max_moved, min_stayed;
 	bool from_tail;
 	assert_int_equal(moved_count(&max_moved, &min_stayed, &from_tail), 33);
@@ -154,8 +163,28 @@ static void test_2626_on_walks_the_latest_queued_first(void **state)
 static void test_newly_idle_moves_the_imbalance(void **state)
 {
 	(void)state;
-	run_balance("kernel=2.6.25-rc5", true);
+	run_balance("kernel=2.6.25-rc5", true, 0);
 	assert_int_equal(lb.moved, 33);
+	run_free(&lb.r);
+}
+
+static void test_cache_hot_tasks_stay(void **state)
+{
+	(void)state;
+	run_balance("kernel=2.6.25-rc5", false, 10);
+	uint64_t max_moved, min_stayed;
+	bool from_tail;
+	/* the 33 looked at are the leftmost; those that just ran (CPU 0's
+	 * current task aside, which is not queued) stay */
+	int queued_hot = 0;
+	for (int i = 0; i < QUEUED; i++)
+		if (lb.before[i] < 11000 && lb.was_heap_idx[i] >= 0) {
+			queued_hot++;
+			assert_false(lb.moved_here[i]);
+		}
+	assert_true(queued_hot >= 9);
+	assert_int_equal(lb.moved, 33 - queued_hot);
+	assert_int_equal(moved_count(&max_moved, &min_stayed, &from_tail), 33 - queued_hot);
 	run_free(&lb.r);
 }
 
@@ -167,6 +196,7 @@ int main(void)
 		cmocka_unit_test(test_2625_walks_from_the_leftmost),
 		cmocka_unit_test(test_2626_on_walks_the_latest_queued_first),
 		cmocka_unit_test(test_newly_idle_moves_the_imbalance),
+		cmocka_unit_test(test_cache_hot_tasks_stay),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
