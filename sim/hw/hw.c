@@ -643,6 +643,7 @@ void hw_write(struct hw *hw, struct sim_cpu *cpu, struct hw_line *l)
 
 void hw_atomic(struct hw *hw, struct sim_cpu *cpu, struct hw_line *l)
 {
+	hw->stats.locked_ops++;
 	hw_drain_stores(hw, cpu);
 	if (l->owner == cpu->id && !l->watch) {
 		cpu_charge(cpu, hw->m->atomic);

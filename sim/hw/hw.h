@@ -53,6 +53,7 @@ struct hw_stats {
 	uint64_t mem_loads;		/* lines loaded from DRAM */
 	uint64_t rereads;		/* spinner re-reads after a write */
 	uint64_t queue_cycles;		/* cycles requests waited for the fabric */
+	uint64_t locked_ops;		/* locked instructions (hw_atomic) */
 };
 
 struct hw_lock_class;

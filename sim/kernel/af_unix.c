@@ -1,6 +1,7 @@
 /* af_unix.c - unix_stream_sendmsg / unix_stream_recvmsg and their syscalls. */
 #include "af_unix.h"
 #include "engine/oom.h"
+#include "sched.h"
 
 #include <stdlib.h>
 
@@ -17,7 +18,9 @@ void unix_classes_init(struct kernel *k, struct unix_classes *uc)
 	hw_lock_class_init(k->hw, &uc->u_lock, "&u->lock", spin);
 	hw_lock_class_init(k->hw, &uc->rq_lock, "&sk->sk_receive_queue.lock", spin);
 	hw_lock_class_init(k->hw, &uc->sleep, "&sk->sk_sleep (wait queue)", spin);
+	hw_lock_class_init(k->hw, &uc->d_lock, "&dentry->d_lock", spin);
 	hw_lock_owner_set(k->hw, owner);
+	unix_path_for_era(&uc->path, k->era, (int)param_int(&k->params, "unix_scm_creds"));
 }
 
 /* One socket of a pair on node `node`: its lines, u->lock, the receive queue's lock and the
@@ -26,11 +29,15 @@ static void unix_sock_init(struct kernel *k, struct unix_classes *uc, struct uni
 			   int node)
 {
 	u->node = node;
-	hw_line_init(k->hw, &u->sk_line, node);
-	hw_line_init(k->hw, &u->rq_line, node);
-	hw_line_init(k->hw, &u->u_line, node);
+	u->uc = uc;
+	struct hw_line *lines[] = { &u->refcnt_line, &u->sk_line, &u->rq_line, &u->cb_line,
+				    &u->readlock_line, &u->u_line, &u->file_line,
+				    &u->dentry_line };
+	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
+		hw_line_init(k->hw, lines[i], node);
 	hw_lock_init(&u->rq_lock, k->lock_kind, &u->rq_line, &uc->rq_lock);
 	hw_lock_init(&u->u_lock, k->lock_kind, &u->u_line, &uc->u_lock);
+	hw_lock_init(&u->d_lock, k->lock_kind, &u->dentry_line, &uc->d_lock);
 	init_waitqueue_head(k, &u->sk_sleep, &uc->sleep, node);
 	/* sock_init_data(): sk_sndbuf = sysctl_wmem_default = SK_WMEM_MAX */
 	u->sk_sndbuf = (int)((k->skb->sizeof_sk_buff + SK_WMEM_OVERHEAD) * SK_WMEM_PACKETS);
@@ -85,6 +92,8 @@ static void skb_queue_tail(struct kernel *k, struct sim_cpu *cpu, struct unix_so
 	hw_spin_lock(k->hw, cpu, &u->rq_lock);
 	cpu_charge(cpu, k->cost.skb_queue);
 	hw_write(k->hw, cpu, &u->rq_line);
+	if (u->uc->path.rq_head_split)	/* list->prev, a line before qlen and the lock */
+		hw_write(k->hw, cpu, &u->sk_line);
 	if (u->qlen)	/* the old tail's next pointer */
 		slab_obj_touch(k, cpu, ring_at(u, u->qlen - 1)->head, 1, true);
 	ring_reserve(u);
@@ -101,6 +110,8 @@ static bool skb_dequeue(struct kernel *k, struct sim_cpu *cpu, struct unix_sock 
 	hw_spin_lock(k->hw, cpu, &u->rq_lock);
 	cpu_charge(cpu, k->cost.skb_queue);
 	hw_write(k->hw, cpu, &u->rq_line);
+	if (u->uc->path.rq_head_split && u->qlen)	/* list->next */
+		hw_write(k->hw, cpu, &u->sk_line);
 	bool got = u->qlen > 0;
 	if (got) {
 		*skb = *ring_at(u, 0);
@@ -111,20 +122,47 @@ static bool skb_dequeue(struct kernel *k, struct sim_cpu *cpu, struct unix_sock 
 	return got;
 }
 
-/* sock_wfree() + unix_write_space(): give back truesize, wake writers when
- * a quarter of the buffer is free again. */
+/* get_pid()/get_cred() or their puts: `n` locked ops on each of the
+ * writer's two lines (SCM credentials, 2.6.36-3.1). */
+static void scm_creds_ref(struct kernel *k, struct sim_cpu *cpu, struct task_ids *ids, int n)
+{
+	for (int i = 0; i < n; i++) {
+		hw_atomic(k->hw, cpu, &ids->pid);
+		hw_atomic(k->hw, cpu, &ids->cred);
+	}
+}
+
+/* sock_def_readable() and unix_write_space() up to 2.6.34: read_lock and
+ * read_unlock of the socket's sk_callback_lock, two locked ops on its line. */
+static void callback_read_lock(struct kernel *k, struct sim_cpu *cpu, struct unix_sock *u)
+{
+	if (u->uc->path.callback_rwlock)
+		hw_atomic(k->hw, cpu, &u->cb_line);
+}
+
+/* sock_wfree() + unix_write_space(): give back truesize (one atomic_sub, or
+ * from 2.6.32 all but one byte, then the last after the wake-up), wake
+ * writers when a quarter of the buffer is free again, drop the socket's
+ * reference (sock_put, to 2.6.30). */
 static void sock_wfree(struct task *t, const struct sk_buff *skb)
 {
 	struct kernel *k = t->k;
 	struct unix_sock *sk = skb->sk;
+	const struct unix_path *path = &sk->uc->path;
 	struct sim_cpu *cpu = task_cpu(t);
 	int psym = sym_enter(cpu, k->sym_sock_wfree);
 	cpu_charge(cpu, k->cost.sock_wfree);
 	hw_atomic(k->hw, cpu, &sk->sk_line);
 	sk->sk_wmem_alloc -= (long)skb->truesize;
 	bool writable = (sk->sk_wmem_alloc << 2) <= sk->sk_sndbuf;
+	callback_read_lock(k, cpu, sk);
 	if (writable && waitqueue_active(t, &sk->sk_sleep))
 		wake_up(t, &sk->sk_sleep, true);
+	callback_read_lock(k, task_cpu(t), sk);	/* read_unlock */
+	if (path->wfree_atomics > 1)	/* atomic_sub_and_test(1, &sk->sk_wmem_alloc) */
+		hw_atomic(k->hw, task_cpu(t), &sk->sk_line);
+	if (path->sock_refcnt)		/* sock_put() */
+		hw_atomic(k->hw, task_cpu(t), &sk->refcnt_line);
 	sym_exit(task_cpu(t), psym);
 }
 
@@ -135,12 +173,16 @@ static bool sock_alloc_send_skb(struct task *t, struct unix_sock *sk, unsigned i
 	struct kernel *k = t->k;
 	for (;;) {
 		struct sim_cpu *cpu = task_cpu(t);
+		hw_read(k->hw, cpu, &sk->cb_line);	/* sk_sndtimeo, sock_error()'s sk_err */
 		hw_read(k->hw, cpu, &sk->sk_line);
 		if (sk->sk_wmem_alloc < sk->sk_sndbuf) {
 			if (!alloc_skb(k, k->skb, cpu, size, skb))
 				return false;
-			/* skb_set_owner_w() */
+			/* skb_set_owner_w(): sock_hold() to 2.6.30, then the charge */
 			skb->sk = sk;
+			skb->creds = NULL;
+			if (sk->uc->path.sock_refcnt)
+				hw_atomic(k->hw, task_cpu(t), &sk->refcnt_line);
 			hw_atomic(k->hw, task_cpu(t), &sk->sk_line);
 			sk->sk_wmem_alloc += (long)skb->truesize;
 			return true;
@@ -160,7 +202,10 @@ static long unix_stream_sendmsg(struct task *t, struct unix_sock *sk, size_t len
 {
 	struct kernel *k = t->k;
 	struct unix_sock *other = sk->peer;
+	bool creds = sk->uc->path.scm_creds;
 	size_t sent = 0;
+	if (creds)	/* scm_send(): get_pid(task_tgid), get_cred */
+		scm_creds_ref(k, task_cpu(t), t->ids, 1);
 	while (sent < len) {
 		int psym = sym_enter(task_cpu(t), k->sym_sendmsg);
 		cpu_charge(task_cpu(t), k->cost.unix_sendmsg);
@@ -180,18 +225,26 @@ static long unix_stream_sendmsg(struct task *t, struct unix_sock *sk, size_t len
 		cpu_charge(cpu, k->cost.copy_line * (uint32_t)((size + CACHE_LINE - 1) / CACHE_LINE));
 		sym_enter(cpu, k->sym_sendmsg);
 		skb->len = (unsigned int)size;
+		if (creds) {	/* unix_scm_to_skb(): the skb's own references */
+			scm_creds_ref(k, cpu, t->ids, 1);
+			skb->creds = t->ids;
+		}
 		hw_spin_lock(k->hw, cpu, &other->u_lock);	/* unix_state_lock(other) */
 		skb_queue_tail(k, cpu, other, skb);
 		hw_spin_unlock(k->hw, cpu, &other->u_lock);
 		other->received++;
 		/* other->sk_data_ready() = sock_def_readable(): a sync wake-up
 		 * from 2.6.25-rc7 (6f3d09291b4), a plain one before */
+		callback_read_lock(k, task_cpu(t), other);
 		if (waitqueue_active(t, &other->sk_sleep))
 			wake_up(t, &other->sk_sleep, kernel_has_2625rc7_sched(k->era, k->rc));
+		callback_read_lock(k, task_cpu(t), other);	/* read_unlock */
 		sent += size;
 		sk->sent++;
 		sym_exit(task_cpu(t), psym);
 	}
+	if (creds)	/* scm_destroy(): put_pid, put_cred */
+		scm_creds_ref(k, task_cpu(t), t->ids, 1);
 	return (long)sent;
 }
 
@@ -204,6 +257,8 @@ static long unix_stream_recvmsg(struct task *t, struct unix_sock *sk, size_t siz
 	const size_t target = 1;	/* sock_rcvlowat() without MSG_WAITALL */
 	int psym = sym_enter(task_cpu(t), k->sym_recvmsg);
 	cpu_charge(task_cpu(t), k->cost.unix_recvmsg);
+	hw_read(k->hw, task_cpu(t), &sk->cb_line);	/* sock_rcvtimeo() */
+	hw_atomic(k->hw, task_cpu(t), &sk->readlock_line);	/* mutex_lock(&u->readlock) */
 	while (size) {
 		struct sim_cpu *cpu = task_cpu(t);
 		hw_spin_lock(k->hw, cpu, &sk->u_lock);		/* unix_state_lock(sk) */
@@ -214,18 +269,22 @@ static long unix_stream_recvmsg(struct task *t, struct unix_sock *sk, size_t siz
 				break;
 			}
 			/* unix_stream_data_wait() */
+			hw_atomic(k->hw, task_cpu(t), &sk->readlock_line);	/* mutex_unlock */
 			prepare_to_wait(t, &sk->sk_sleep);
 			bool empty = !sk->qlen;
 			hw_spin_unlock(k->hw, task_cpu(t), &sk->u_lock);
 			if (empty)
 				schedule(t);
 			finish_wait(t, &sk->sk_sleep);
+			hw_atomic(k->hw, task_cpu(t), &sk->readlock_line);	/* mutex_lock */
 			continue;
 		}
 		size_t chunk = skb->len < size ? skb->len : size;
 		int chunk_lines = (int)((chunk + CACHE_LINE - 1) / CACHE_LINE);
 		slab_obj_prefetch(k, cpu, skb->data, chunk_lines);	/* while the head is touched */
 		hw_spin_unlock(k->hw, cpu, &sk->u_lock);
+		if (skb->creds)	/* scm_set_cred(): get_pid, get_cred */
+			scm_creds_ref(k, cpu, skb->creds, 1);
 		slab_obj_touch(k, cpu, skb->head, SKB_HEAD_LINES, false);
 		/* memcpy_toiovec() */
 		int csym = sym_enter(cpu, k->sym_copy);
@@ -236,6 +295,8 @@ static long unix_stream_recvmsg(struct task *t, struct unix_sock *sk, size_t siz
 		size -= chunk;
 		skb->len -= (unsigned int)chunk;
 		if (skb->len) {	/* partly read: back at the head (skb_queue_head) */
+			if (skb->creds)	/* scm_recv()'s put of the copy it took */
+				scm_creds_ref(k, cpu, skb->creds, 1);
 			hw_spin_lock(k->hw, cpu, &sk->rq_lock);
 			ring_reserve(sk);
 			sk->ring_head = (sk->ring_head + sk->ring_cap - 1) & (sk->ring_cap - 1);
@@ -245,15 +306,19 @@ static long unix_stream_recvmsg(struct task *t, struct unix_sock *sk, size_t siz
 			break;
 		}
 		sk->received++;
+		if (skb->creds)	/* unix_destruct_scm() and scm_recv(): the two puts */
+			scm_creds_ref(k, cpu, skb->creds, 2);
 		sock_wfree(t, skb);	/* kfree_skb(): the destructor first */
 		__kfree_skb(k, k->skb, task_cpu(t), skb);
 	}
+	hw_atomic(k->hw, task_cpu(t), &sk->readlock_line);	/* mutex_unlock */
 	sym_exit(task_cpu(t), psym);
 	return (long)copied;
 }
 
-/* A system call: user side, entry/exit, vfs, then preemption on return. */
-static void syscall_enter(struct task *t, int sym)
+/* A system call: user side, entry/exit, vfs, then preemption on return;
+ * vfs_read/vfs_write read the socket's struct file. */
+static void syscall_enter(struct task *t, int sym, struct unix_sock *sk)
 {
 	struct kernel *k = t->k;
 	struct sim_cpu *cpu = task_cpu(t);
@@ -266,27 +331,38 @@ static void syscall_enter(struct task *t, int sym)
 	/* task, file and socket state that thousands of tasks push out of
 	 * the caches between two calls */
 	hw_mem_lines(k->hw, cpu, (int)k->cost.syscall_cold_lines, k->m->topo[cpu->id].node);
+	hw_read(k->hw, cpu, &sk->file_line);	/* file_pos_read(), f_op, f_mode */
 }
 
-/* The return to user space: a preemption point, then the CPU runs user code. */
-static void syscall_exit(struct task *t)
+/* The end of vfs_read/vfs_write and sys_read/sys_write: dnotify_parent()
+ * locks the dentry (to 2.6.30), file_pos_write() stores f_pos (to 5.4),
+ * then the return to user space: a preemption point, user code. */
+static void syscall_exit(struct task *t, struct unix_sock *sk)
 {
+	struct kernel *k = t->k;
+	const struct unix_path *path = &sk->uc->path;
+	if (path->dnotify_d_lock) {
+		hw_spin_lock(k->hw, task_cpu(t), &sk->d_lock);
+		hw_spin_unlock(k->hw, task_cpu(t), &sk->d_lock);
+	}
+	if (path->f_pos_store)
+		hw_write(k->hw, task_cpu(t), &sk->file_line);
 	sched_preempt_point(t);
 	task_cpu(t)->sym = t->k->sym_user;
 }
 
 long sys_write_unix(struct task *t, struct unix_sock *sk, size_t len)
 {
-	syscall_enter(t, t->k->sym_sys_write);
+	syscall_enter(t, t->k->sym_sys_write, sk);
 	long r = unix_stream_sendmsg(t, sk, len);
-	syscall_exit(t);
+	syscall_exit(t, sk);
 	return r;
 }
 
 long sys_read_unix(struct task *t, struct unix_sock *sk, size_t len)
 {
-	syscall_enter(t, t->k->sym_sys_read);
+	syscall_enter(t, t->k->sym_sys_read, sk);
 	long r = unix_stream_recvmsg(t, sk, len);
-	syscall_exit(t);
+	syscall_exit(t, sk);
 	return r;
 }

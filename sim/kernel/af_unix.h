@@ -8,29 +8,44 @@
 #ifndef SIM_AF_UNIX_H
 #define SIM_AF_UNIX_H
 
+#include "af_unix_era.h"
 #include "kernel.h"
 #include "skbuff.h"
 #include "wait.h"
 
+struct unix_classes;
+
+/* One socket with its file and dentry (each end of a pair has its own; the
+ * writers of a hackbench group share one end). Lines as 2.6.25-rc5's
+ * x86_64 defconfig lays them out. */
 struct unix_sock {
 	struct unix_sock *peer;
+	const struct unix_classes *uc;
 	int node;
-	struct hw_line sk_line;		/* struct sock: sk_wmem_alloc, sk_sndbuf */
+	struct hw_line refcnt_line;	/* struct sock's first line: sk_refcnt */
+	struct hw_line sk_line;		/* sk_wmem_alloc, sk_sndbuf (and the receive
+					 * queue's list pointers, rq_head_split) */
 	long sk_wmem_alloc;
 	int sk_sndbuf;
-	struct hw_line rq_line;		/* sk_receive_queue: lock, list, qlen */
+	struct hw_line rq_line;		/* sk_receive_queue: lock, qlen (and its list) */
 	struct hw_lock rq_lock;
+	struct hw_line cb_line;		/* sk_callback_lock, sk_err, sk_rcvtimeo, sk_sndtimeo */
 	struct sk_buff *ring;		/* the queued skbs, oldest at ring_head */
 	unsigned int ring_cap, ring_head, qlen;
-	struct hw_line u_line;		/* struct unix_sock: lock, readlock */
+	struct hw_line readlock_line;	/* struct unix_sock: the readlock mutex */
+	struct hw_line u_line;		/* unix_sock: lock */
 	struct hw_lock u_lock;		/* unix_state_lock() */
+	struct hw_line file_line;	/* struct file: f_op, f_mode, f_pos */
+	struct hw_line dentry_line;	/* the sockfs dentry: d_lock, d_flags */
+	struct hw_lock d_lock;
 	struct wait_queue_head sk_sleep;
 	uint64_t sent, received;	/* messages */
 };
 
-/* The lock classes of all AF_UNIX sockets of a run. */
+/* The lock classes of all AF_UNIX sockets of a run, and the era's path. */
 struct unix_classes {
-	struct hw_lock_class u_lock, rq_lock, sleep;
+	struct hw_lock_class u_lock, rq_lock, sleep, d_lock;
+	struct unix_path path;
 };
 
 void unix_classes_init(struct kernel *k, struct unix_classes *uc);

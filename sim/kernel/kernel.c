@@ -31,6 +31,9 @@ const struct param_def kernel_param_defs[] = {
 	{ "sched_balance_interval_us", PT_DOUBLE, "4000", 10, 1e7, NULL,
 	  "how often a CPU looks for an imbalance" },
 	{ "wake_affine", PT_BOOL, "1", 0, 1, NULL, "pull sync wakees to the waker's CPU" },
+	{ "unix_scm_creds", PT_INT, "-1", -1, 1, NULL,
+	  "AF_UNIX stream messages carry the writer's pid and cred references (SCM "
+	  "credentials): -1 the era's (2.6.36 to 3.1 do, 3.2 stopped by default), 0 or 1" },
 	{ "sizeof_sk_buff", PT_INT, "184", 64, 4096, NULL,
 	  "sizeof(struct sk_buff): the skbuff_head_cache object and truesize" },
 	{ "failslab", PT_STR, "", 0, 0, NULL,

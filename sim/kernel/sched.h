@@ -23,6 +23,14 @@ struct mm_struct {
 	int id;
 };
 
+/* A thread group's struct pid (task_tgid()) and struct cred, which SCM
+ * credentials take references on; threads share their process's
+ * (CLONE_THREAD), each process has its own. */
+struct task_ids {
+	struct hw_line pid;		/* struct pid: count */
+	struct hw_line cred;		/* struct cred: usage */
+};
+
 struct kernel;
 struct task;
 struct delayed_work;
@@ -55,6 +63,8 @@ struct task {
 	void *arg;
 	int saved_sym;			/* profile symbol while switched out */
 	struct hw_line line;		/* task_struct: state, on_rq */
+	struct task_ids *ids;		/* its thread group's pid and cred */
+	struct task_ids own_ids;
 	struct list_head wait_entry;	/* on a wait queue */
 	struct wait_queue_head *waitq;
 	uint64_t nvcsw, nivcsw;		/* voluntary / involuntary switches */

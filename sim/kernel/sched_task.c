@@ -47,6 +47,9 @@ static struct task *task_alloc(struct sched *s, task_fn fn, void *arg, const cha
 	t->saved_sym = s->k->sym_user;
 	INIT_LIST_HEAD(&t->wait_entry);
 	hw_line_init(s->k->hw, &t->line, 0);
+	hw_line_init(s->k->hw, &t->own_ids.pid, 0);
+	hw_line_init(s->k->hw, &t->own_ids.cred, 0);
+	t->ids = &t->own_ids;
 	s->nr_tasks++;
 	return t;
 }
@@ -82,6 +85,8 @@ static struct task *do_task_create(struct sched *s, struct task *creator, task_f
 		t->pinned = cpu_hint;
 	if (share_mm) {
 		t->mm = share_mm;
+		if (creator)
+			t->ids = creator->ids;
 	} else {
 		t->own_mm.id = s->next_mm++;
 		t->mm = &t->own_mm;

@@ -10,6 +10,7 @@
 
 struct unix_sock;
 struct task;
+struct task_ids;
 
 struct sk_buff {
 	kaddr_t head;			/* the struct sk_buff object */
@@ -17,6 +18,8 @@ struct sk_buff {
 	unsigned int len;
 	unsigned int truesize;		/* charged to the sender's sk_wmem_alloc */
 	struct unix_sock *sk;		/* owner: sock_wfree() runs on free */
+	struct task_ids *creds;		/* the writer's pid and cred it holds (SCM
+					 * credentials, unix_scm_to_skb()), or NULL */
 };
 
 #define SMP_CACHE_BYTES 64		/* L1_CACHE_BYTES of a Core 2 / x86_64 build */
