@@ -38,7 +38,7 @@ static inline struct slab *page_slab(const struct page *page)
 static struct page *virt_to_slab(struct slab_state *sb, struct sim_cpu *cpu, kaddr_t objp)
 {
 	struct page *page = virt_to_head_page(&sb->k->pa, objp);
-	hw_read(sb->hw, cpu, &page->line);
+	page_access(&sb->k->pa, cpu, page, PF_FLAGS | PF_LRU, false);	/* lru.prev: the slab */
 	return page;
 }
 
@@ -165,7 +165,7 @@ static struct page *kmem_getpages(struct slab_state *sb, struct sim_cpu *cpu,
 	page->inuse = 0;
 	cpu_charge(cpu, sb->cost_grow + cp->num * sb->cost_init_per_object);
 	hw_write(sb->hw, cpu, &d->line);
-	hw_write(sb->hw, cpu, &page->line);	/* slab_map_pages() */
+	page_access(&sb->k->pa, cpu, page, PF_FLAGS | PF_LRU, true);	/* slab_map_pages() */
 	track_slab(cp, page);
 	return page;
 }

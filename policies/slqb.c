@@ -147,7 +147,7 @@ static struct page *new_slab_page(struct slqb *q, struct sim_cpu *cpu, struct sl
 		page->obj[i].next = i + 1 < s->objects ? (uint16_t)(i + 1) : OBJ_NIL;
 	page->freelist = 0;
 	page->inuse = 0;
-	hw_write(q->hw, cpu, &page->line);
+	page_access(&q->k->pa, cpu, page, PF_FLAGS | PF_FREELIST | PF_INUSE, true);
 	track_slab(s, page);
 	return page;
 }
@@ -175,7 +175,7 @@ static int free_object_to_page(struct slqb *q, struct sim_cpu *cpu, struct slqb_
 	page->obj[idx].next = page->freelist;
 	page->freelist = (uint16_t)idx;
 	page->inuse--;
-	hw_write(q->hw, cpu, &page->line);
+	page_access(&q->k->pa, cpu, page, PF_FREELIST | PF_INUSE, true);
 	cpu_charge(cpu, q->cost_flush_object);
 	if (!page->inuse) {
 		if (s->objects > 1) {
@@ -280,7 +280,7 @@ void slqb_flush_free_list(struct slqb *q, struct sim_cpu *cpu, struct slqb_cache
 		kaddr_t object = kmlist_pop_head(&l->freelist);
 		struct page *page = virt_to_head_page(&q->k->pa, object);
 		touch_object(q, cpu, object, false);	/* head = get_freepointer(object) */
-		hw_read(q->hw, cpu, &page->line);
+		page_access(&q->k->pa, cpu, page, PF_FLAGS, false);
 		if (page_list(page) != l) {
 			if (locked) {
 				hw_spin_unlock(q->hw, cpu, &l->page_lock);
@@ -371,7 +371,7 @@ static kaddr_t cache_list_get_page_locked(struct slqb *q, struct sim_cpu *cpu,
 	unsigned int idx = page->freelist;
 	slab_obj_access(q->hw, cpu, page, idx, 1, false);	/* get_freepointer */
 	page->freelist = page->obj[idx].next;
-	hw_write(q->hw, cpu, &page->line);
+	page_access(&q->k->pa, cpu, page, PF_FREELIST | PF_INUSE, true);
 	l->stats[ALLOC_SLAB_FILL]++;
 	return slab_obj_addr(s->kc, page, idx);
 }
@@ -493,7 +493,7 @@ static void slqb_free(void *state, struct kmem_cache *kc, struct sim_cpu *cpu, k
 	l->stats[FREE]++;
 	struct page *page = virt_to_head_page(&q->k->pa, object);
 	if (s->numa)	/* kmem_cache_free() looks the page up only on NUMA */
-		hw_read(q->hw, cpu, &page->line);
+		page_access(&q->k->pa, cpu, page, PF_FLAGS, false);
 	if (!s->numa || page->nid == numa_node_id(q, cpu)) {
 		slab_obj_access(q->hw, cpu, page, slab_obj_index(kc, page, object), 1, true);
 		if (kmlist_push_head(&l->freelist, object) < 0)

@@ -77,9 +77,10 @@ static inline bool slab_trylock(struct slub *sl, struct sim_cpu *cpu, struct pag
 }
 
 /* The cache line holding a list_head: the node's (list head) or a page's. */
-static struct hw_line *lru_line(struct kmem_cache_node *n, struct list_head *l)
+static struct hw_line *lru_line(struct slub *sl, struct kmem_cache_node *n, struct list_head *l)
 {
-	return l == &n->partial ? &n->line : &list_entry(l, struct page, lru)->line;
+	return l == &n->partial ? &n->line :
+	       page_field_line(&sl->k->pa, list_entry(l, struct page, lru), PAGE_OFF_LRU);
 }
 
 /* Reading an object's free pointer touches the object's first line. */
@@ -115,8 +116,8 @@ static void partial_list_add(struct slub *sl, struct sim_cpu *cpu, struct kmem_c
 	n->nr_partial++;
 	hw_write(sl->hw, cpu, &n->line);
 	if (neighbour)
-		hw_write(sl->hw, cpu, lru_line(n, tail ? n->partial.prev : n->partial.next));
-	hw_write(sl->hw, cpu, &page->line);
+		hw_write(sl->hw, cpu, lru_line(sl, n, tail ? n->partial.prev : n->partial.next));
+	page_access(&sl->k->pa, cpu, page, PF_LRU, true);
 	if (tail)
 		list_add_tail(&page->lru, &n->partial);
 	else
@@ -151,8 +152,8 @@ void slub_add_partial_locked(struct slub *sl, struct sim_cpu *cpu, struct kmem_c
 void slub_del_partial_locked(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_node *n,
 			     struct page *page)
 {
-	hw_write(sl->hw, cpu, lru_line(n, page->lru.prev));
-	hw_write(sl->hw, cpu, lru_line(n, page->lru.next));
+	hw_write(sl->hw, cpu, lru_line(sl, n, page->lru.prev));
+	hw_write(sl->hw, cpu, lru_line(sl, n, page->lru.next));
 	list_del(&page->lru);
 	page->flags &= ~PG_partial;
 	n->nr_partial--;
@@ -297,7 +298,7 @@ struct page *slub_new_slab(struct slub *sl, struct sim_cpu *cpu, struct kmem_cac
 				i + 1 < objects ? (uint16_t)(i + 1) : OBJ_NIL);
 	page->freelist = 0;
 	page->inuse = 0;
-	hw_write(sl->hw, cpu, &page->line);
+	page_access(&sl->k->pa, cpu, page, PF_FLAGS | PF_SLAB | PF_FREELIST | PF_INUSE, true);
 	track_slab(s, page);
 	sym_exit(cpu, psym);
 	return page;
@@ -404,7 +405,7 @@ load_freelist:
 		c->freelist = slub_get_freepointer(sl, cpu, page, idx);
 		page->inuse = (uint16_t)page->objects;	/* looks full while frozen */
 		page->freelist = OBJ_NIL;
-		hw_write(sl->hw, cpu, &page->line);
+		page_access(&sl->k->pa, cpu, page, PF_INUSE | PF_FREELIST, true);
 		c->node = page_to_nid(page);
 		object = slab_obj_addr(s->kc, page, idx);
 		slab_unlock(sl, cpu, page);
@@ -472,7 +473,7 @@ static void __slab_free(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_
 	slub_set_freepointer(sl, cpu, page, idx, prior);
 	page->freelist = (uint16_t)idx;
 	page->inuse--;
-	hw_write(sl->hw, cpu, &page->line);
+	page_access(&sl->k->pa, cpu, page, PF_INUSE | PF_FREELIST, true);
 	if (SlabFrozen(page)) {
 		slub_stat(c, FREE_FROZEN);
 		goto out_unlock;

@@ -25,7 +25,46 @@ struct page *pfn_to_page(const struct page_alloc *pa, uint64_t pfn)
 	return &pa->chunks[c][pfn & (PA_CHUNK - 1)];
 }
 
-/* Make the struct pages of [pfn, pfn + n) exist (memmap_init). */
+#define STRUCT_PAGE_56 56
+#define MAP_LINES (PA_CHUNK * STRUCT_PAGE_56 / 64)	/* a chunk's mem_map lines */
+
+struct hw_line *page_field_line(struct page_alloc *pa, struct page *page, unsigned int off)
+{
+	if (!pa->page56)
+		return &page->line;
+	uint64_t i = page->pfn & (PA_CHUNK - 1);
+	return &pa->map_lines[page->pfn >> PA_CHUNK_SHIFT][(i * STRUCT_PAGE_56 + off) >> 6];
+}
+
+/* A 56-byte struct page lies on at most two lines: the fields' bytes say which. */
+void page_access(struct page_alloc *pa, struct sim_cpu *cpu, struct page *page,
+		 unsigned int fields, bool write)
+{
+	struct hw *hw = pa->k->hw;
+	if (!pa->page56) {
+		(write ? hw_write : hw_read)(hw, cpu, &page->line);
+		return;
+	}
+	static const struct { unsigned int field, off, len; } f[] = {
+		{ PF_FLAGS, 0, 8 }, { PF_INUSE, 12, 2 }, { PF_SLAB, 16, 8 },
+		{ PF_FREELIST, 32, 8 }, { PF_LRU, PAGE_OFF_LRU, 16 },
+	};
+	unsigned int first = (unsigned int)((page->pfn & (PA_CHUNK - 1)) * STRUCT_PAGE_56 & 63);
+	bool on[2] = { false, false };
+	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
+		if (!(fields & f[i].field))
+			continue;
+		on[(first + f[i].off) >> 6] = true;
+		on[(first + f[i].off + f[i].len - 1) >> 6] = true;
+	}
+	for (unsigned int l = 0; l < 2; l++)
+		if (on[l])
+			(write ? hw_write : hw_read)(hw, cpu,
+						     page_field_line(pa, page, l ? 64 - first : 0));
+}
+
+/* Make the struct pages of [pfn, pfn + n) exist (memmap_init); with 56-byte
+ * struct pages, their mem_map lines too, each page's lock bit on its first. */
 static void memmap_init(struct page_alloc *pa, uint64_t pfn, uint64_t n, int nid)
 {
 	struct hw *hw = pa->k->hw;
@@ -35,6 +74,14 @@ static void memmap_init(struct page_alloc *pa, uint64_t pfn, uint64_t n, int nid
 			struct page *chunk = hostmem_alloc(PA_CHUNK * sizeof(*chunk));
 			if (!chunk)
 				host_oom(__func__);
+			if (pa->page56) {
+				pa->map_lines[c] = hostmem_alloc(MAP_LINES * sizeof(struct hw_line));
+				if (!pa->map_lines[c])
+					host_oom(__func__);
+				for (uint64_t i = 0; i < MAP_LINES; i++)
+					hw_line_init(hw, &pa->map_lines[c][i], nid);
+			}
+			pa->chunks[c] = chunk;
 			for (uint64_t i = 0; i < PA_CHUNK; i++) {
 				struct page *pg = &chunk[i];
 				pg->pfn = (c << PA_CHUNK_SHIFT) + i;
@@ -42,9 +89,9 @@ static void memmap_init(struct page_alloc *pa, uint64_t pfn, uint64_t n, int nid
 				INIT_LIST_HEAD(&pg->lru);
 				pg->freelist = OBJ_NIL;
 				hw_line_init(hw, &pg->line, nid);
-				hw_lock_init(&pg->lock, LOCK_BYTE, &pg->line, &pa->page_lock_class);
+				hw_lock_init(&pg->lock, LOCK_BYTE, page_field_line(pa, pg, 0),
+					     &pa->page_lock_class);
 			}
-			pa->chunks[c] = chunk;
 		}
 	}
 }
@@ -59,9 +106,11 @@ int page_alloc_init(struct page_alloc *pa, struct kernel *k, uint64_t pages_per_
 	pa->total_pages = pages_per_node * (uint64_t)pa->nodes;
 	pa->nchunks = (pa->total_pages + PA_CHUNK - 1) >> PA_CHUNK_SHIFT;
 	pa->chunks = calloc(pa->nchunks, sizeof(*pa->chunks));
+	pa->page56 = k->era < 30100;
+	pa->map_lines = calloc(pa->nchunks, sizeof(*pa->map_lines));
 	pa->block_order = hostmem_alloc(pa->total_pages);
 	pa->zones = calloc((size_t)pa->nodes, sizeof(*pa->zones));
-	if (!pa->chunks || !pa->block_order || !pa->zones)
+	if (!pa->chunks || !pa->block_order || !pa->zones || !pa->map_lines)
 		return sim_fail(err, "out of memory for the page allocator");
 	hw_lock_class_init(k->hw, &pa->zone_lock_class, "&zone->lock", k->hw->sym_spin_lock);
 	hw_lock_class_init(k->hw, &pa->page_lock_class, "page_lock", -1);
@@ -119,8 +168,11 @@ void page_alloc_destroy(struct page_alloc *pa)
 			free(pa->chunks[c][i].cl);
 		}
 		hostmem_free(pa->chunks[c], PA_CHUNK * sizeof(struct page));
+		if (pa->map_lines[c])
+			hostmem_free(pa->map_lines[c], MAP_LINES * sizeof(struct hw_line));
 	}
 	free(pa->chunks);
+	free(pa->map_lines);
 	hostmem_free(pa->block_order, pa->total_pages);
 	for (int n = 0; n < pa->nodes; n++)
 		free(pa->zones[n].pcp);
@@ -233,7 +285,7 @@ struct page *alloc_pages_node(struct page_alloc *pa, struct sim_cpu *cpu, int ni
 				struct page *p = __rmqueue(pa, z, 0);
 				if (!p)
 					break;
-				hw_write(k->hw, cpu, &p->line);
+				page_access(pa, cpu, p, PF_FLAGS | PF_LRU, true);
 				cpu_charge(cpu, pa->cost_per_page);
 				p->flags = PG_pcp;
 				list_add_tail(&p->lru, &pcp->list);
@@ -299,7 +351,7 @@ void __free_pages(struct page_alloc *pa, struct sim_cpu *cpu, struct page *page,
 				struct page *p = list_entry(pcp->list.prev, struct page, lru);
 				list_del(&p->lru);
 				pcp->count--;
-				hw_write(k->hw, cpu, &p->line);
+				page_access(pa, cpu, p, PF_FLAGS | PF_LRU, true);
 				cpu_charge(cpu, pa->cost_per_page);
 				__free_one_page(pa, z, p, 0);
 			}

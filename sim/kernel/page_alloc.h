@@ -107,6 +107,9 @@ struct page_alloc {
 	int nodes;
 	struct zone *zones;
 	struct page **chunks;		/* mem_map in chunks of PA_CHUNK pages */
+	bool page56;			/* struct page is 56 bytes (to 3.0): mem_map's
+					 * 64-byte lines hold parts of two */
+	struct hw_line **map_lines;	/* page56: each chunk's mem_map lines */
 	uint8_t *block_order;		/* per frame: order of the block it belongs to */
 	uint64_t nchunks;
 	uint64_t total_pages;
@@ -132,6 +135,25 @@ uint64_t page_alloc_failures(const struct page_alloc *pa);
 /* __free_pages() */
 void __free_pages(struct page_alloc *pa, struct sim_cpu *cpu, struct page *page,
 		  unsigned int order);
+
+/* The fields of struct page the model touches, at their offsets in 2.6.25's
+ * x86_64 struct page (include/linux/mm_types.h): flags (PG_locked, the
+ * slab_lock bit) at 0, SLUB's inuse at 12, slab at 16, freelist at 32, lru
+ * at 40-55, 56 bytes in all. 3.1 aligns it to 16 bytes for SLUB's
+ * cmpxchg_double (HAVE_ALIGNED_STRUCT_PAGE), 64 bytes, one line each. */
+#define PF_FLAGS	(1u << 0)
+#define PF_INUSE	(1u << 1)
+#define PF_SLAB		(1u << 2)
+#define PF_FREELIST	(1u << 3)
+#define PF_LRU		(1u << 4)
+#define PAGE_OFF_LRU	40
+
+/* Read or write `fields` of a struct page: each mem_map line they lie on. */
+void page_access(struct page_alloc *pa, struct sim_cpu *cpu, struct page *page,
+		 unsigned int fields, bool write);
+
+/* The mem_map line that holds byte `off` of a struct page. */
+struct hw_line *page_field_line(struct page_alloc *pa, struct page *page, unsigned int off);
 
 /* The struct page of a frame, NULL if that part of memory was never used. */
 struct page *pfn_to_page(const struct page_alloc *pa, uint64_t pfn);

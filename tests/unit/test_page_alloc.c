@@ -1,7 +1,8 @@
 /* test_page_alloc.c - per-CPU page lists (batch, high), the buddy allocator
  * (split, merge), compound pages and page accounting; a kmalloc_large()
  * block's lines, cold when it comes from the page allocator; kzalloc's
- * cleared lines and a word's own line inside a block. */
+ * cleared lines and a word's own line inside a block; 2.6.25's 56-byte
+ * struct page, which shares mem_map's lines with its neighbours. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -164,6 +165,57 @@ static void test_kmalloc_word_lines(void **state)
 	run_task("slub", word_body);
 }
 
+/* 2.6.25: eight 56-byte struct pages fill seven lines, so page 1's flags
+ * (its slab_lock bit) share page 0's lru line, and page 2's flags and lru
+ * lie on two lines; 3.1's struct page is 64 bytes, one line of its own. */
+static void layout_body(struct task *t, void *arg)
+{
+	bool *ok = arg;
+	struct page_alloc *pa = &t->k->pa;
+	struct page *p = alloc_pages_node(pa, task_cpu(t), 0, 3);	/* 8 struct pages */
+	assert_non_null(p);
+	assert_int_equal(p->pfn % 8, 0);
+	if (t->k->era < 30100) {
+		assert_true(pa->page56);
+		assert_ptr_equal(p[1].lock.line, page_field_line(pa, &p[0], PAGE_OFF_LRU));
+		assert_ptr_not_equal(p[1].lock.line, &p[1].line);
+		assert_ptr_not_equal(page_field_line(pa, &p[2], 0),
+				     page_field_line(pa, &p[2], PAGE_OFF_LRU));
+		/* the eighth ends the seventh line: the next page starts a line */
+		assert_ptr_equal(page_field_line(pa, &p[7], PAGE_OFF_LRU),
+				 page_field_line(pa, &p[0], 0) + 6);
+		struct hw_line *a = page_field_line(pa, &p[2], 0);
+		struct hw_line *b = page_field_line(pa, &p[2], PAGE_OFF_LRU);
+		page_access(pa, task_cpu(t), &p[2], PF_FLAGS | PF_LRU, true);
+		assert_int_equal(a->owner, task_cpu(t)->id);
+		assert_int_equal(b->owner, task_cpu(t)->id);
+	} else {
+		assert_false(pa->page56);
+		assert_ptr_equal(p[1].lock.line, &p[1].line);
+		assert_ptr_equal(page_field_line(pa, &p[2], PAGE_OFF_LRU), &p[2].line);
+	}
+	__free_pages(pa, task_cpu(t), p, 3);
+	*ok = true;
+}
+
+static void test_struct_page_layout(void **state)
+{
+	(void)state;
+	const char *eras[] = { "kernel=2.6.25", "kernel=3.1" };
+	for (int i = 0; i < 2; i++) {
+		struct run_config cfg = { .machine = "tigerton", .policy = "slub", .seed = 1,
+					  .assign = &eras[i], .nassign = 1 };
+		struct sim_err err;
+		bool ok = false;
+		assert_int_equal(run_configure(&r, &cfg, &err), 0);
+		assert_int_equal(run_build(&r, &err), 0);
+		task_create(&r.k.sched, NULL, layout_body, &ok, "test", NULL, 0);
+		engine_run(&r.eng);
+		assert_true(ok);
+		run_free(&r);
+	}
+}
+
 static void test_page_allocator(void **state)
 {
 	(void)state;
@@ -184,6 +236,7 @@ int main(void)
 		cmocka_unit_test(test_page_allocator),
 		cmocka_unit_test(test_kmalloc_large_lines),
 		cmocka_unit_test(test_kmalloc_word_lines),
+		cmocka_unit_test(test_struct_page_layout),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
