@@ -7,7 +7,10 @@
 # simulated in full and says why; a workload without units says so; bad
 # values are refused; the same seed gives the same sampled JSON.
 . tests/cli/lib.sh
-RUN="$SLABSIM run -m tigerton -p slub slub_min_objects=64 slub_max_order=3 -w"
+# SLUB 3.2: with 2.6.25's balancing (stop 49) a run this small on 2.6.25 is
+# mostly its start and its end (slub_min_objects=64: auto stops at 82% and
+# misses the exact time by 3.0%); 3.2's rate holds still sooner
+RUN="$SLABSIM run -m tigerton -p slub kernel=3.2 -w"
 W='hackbench 40 process 200'
 # at this size the slab pages still sink when the rate settles: the
 # mechanics of the extrapolation are tested with the state test off, the
@@ -100,9 +103,11 @@ $RUN "$W" sample=auto sample_ci=0.05 --json "$TMP/d.json" > /dev/null || fail "d
 json "$TMP/d.json" "d['result']['sample']['simulated_fraction'] > json.load(open('$TMP/auto.json'))['result']['sample']['simulated_fraction'] + 0.2"
 $RUN "$W" sample=auto sample_ci=0.05 sample_state=0.02 --json "$TMP/s.json" > "$TMP/s.txt" ||
 	fail "state run failed"
-grep -q '^Sampling (sample=auto): .* (until then: the state drifts: at its trend, slab_pages would move [0-9.]*% over the rest of the run, more than sample_state=0.02); simulated in full$' \
+# (the state holds it back to the end, or until the last batches widen the
+# interval: either way the line says the state drifted)
+grep -Eq '^Sampling \(sample=auto\): .*(the state drifts: at its trend, slab_pages would move [0-9.]*% over the rest of the run, more than sample_state=0.02|settled [0-9]+ times over a state still drifting).*; simulated in full$' \
 	"$TMP/s.txt" || fail "a drifting state must say so: $(grep Sampling "$TMP/s.txt")"
-json "$TMP/s.json" "not d['result']['sample']['extrapolated'] and 'state drifts' in d['result']['sample']['held_back']"
+json "$TMP/s.json" "not d['result']['sample']['extrapolated'] and d['result']['sample']['simulated_fraction'] == 1"
 json "$TMP/s.json" "d['result']['sample']['state_refusals'] > 0"
 json "$TMP/s.json" "d['result']['sim_seconds'] == json.load(open('$TMP/exact.json'))['result']['sim_seconds']"
 # a workload that reports no units runs in full and says so
