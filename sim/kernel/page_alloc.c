@@ -28,6 +28,8 @@ struct page *pfn_to_page(const struct page_alloc *pa, uint64_t pfn)
 #define STRUCT_PAGE_56 56
 #define MAP_LINES (PA_CHUNK * STRUCT_PAGE_56 / 64)	/* a chunk's mem_map lines */
 
+/* The line of mem_map under byte `off` of a 56-byte struct page (a chunk's
+ * 8192 pages start a line), or the page's own line when it has one. */
 struct hw_line *page_field_line(struct page_alloc *pa, struct page *page, unsigned int off)
 {
 	if (!pa->page56)
