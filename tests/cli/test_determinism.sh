@@ -1,12 +1,12 @@
 # test_determinism.sh - the same inputs and seed give the same JSON, byte for
 # byte but the wall-clock fields; another seed gives a different run with a
 # statistically close result (away from the collapse, where runs are bistable:
-# at this size seeds 1-3 give 0.207-0.218 s at 64; at 32 list_lock bursts
-# make seed 3 spin twice as much and run 25% above the mean, 0.219-0.286 s,
-# since a lock holder's store to a spun-on line is posted, stop 39); and the
-# seed a run's JSON gives runs it again.
+# at this size seeds 1-4 give 0.614-0.711 s at 64; at 100 loops, where the
+# start is most of the run, seed 1 takes 0.219 s and seeds 2-4 0.280-0.302,
+# since the kernel's balancing and socket path came into the model, stop 49);
+# and the seed a run's JSON gives runs it again.
 . tests/cli/lib.sh
-W='hackbench 20 process 100'
+W='hackbench 20 process 300'
 P='slub_min_objects=64 slub_max_order=3'
 for s in 1 1 2 3; do
 	n=$(ls "$TMP" | grep -c seed || true)
