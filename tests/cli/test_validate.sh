@@ -177,7 +177,7 @@ expect_exit 0 "V4" "$SLABSIM" validate --list
 
 # the fitted figures: each machine file keeps them in "fitted", with the case
 "$SLABSIM" validate --fitted > "$TMP/fitted.txt" || fail "validate --fitted failed"
-grep -q "^C1 tigerton.json fabric.line_occupancy_cycles = 650$" "$TMP/fitted.txt" ||
+grep -q "^C1 tigerton.json fabric.line_occupancy_cycles = 550$" "$TMP/fitted.txt" ||
 	fail "validate --fitted does not list tigerton's fitted line occupancy"
 grep -q "^C2 core2-ep.json costs.mlp = 6$" "$TMP/fitted.txt" ||
 	fail "validate --fitted does not list core2-ep's fitted mlp"
