@@ -1,5 +1,6 @@
 /* af_unix.c - unix_stream_sendmsg / unix_stream_recvmsg and their syscalls. */
 #include "af_unix.h"
+#include "engine/array_size.h"
 #include "engine/oom.h"
 #include "sched.h"
 
@@ -33,7 +34,7 @@ static void unix_sock_init(struct kernel *k, struct unix_classes *uc, struct uni
 	struct hw_line *lines[] = { &u->refcnt_line, &u->sk_line, &u->rq_line, &u->cb_line,
 				    &u->readlock_line, &u->u_line, &u->file_line,
 				    &u->dentry_line };
-	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
+	for (int i = 0; i < ARRAY_SIZE(lines); i++)
 		hw_line_init(k->hw, lines[i], node);
 	hw_lock_init(&u->rq_lock, k->lock_kind, &u->rq_line, &uc->rq_lock);
 	hw_lock_init(&u->u_lock, k->lock_kind, &u->u_line, &uc->u_lock);

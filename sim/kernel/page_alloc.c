@@ -6,6 +6,7 @@
  * every time. Page frames are created lazily from each node's range, so
  * memory use follows what the run touches. */
 #include "page_alloc.h"
+#include "engine/array_size.h"
 #include "engine/oom.h"
 
 #include <stdlib.h>
@@ -53,7 +54,7 @@ void page_access(struct page_alloc *pa, struct sim_cpu *cpu, struct page *page,
 	};
 	unsigned int first = (unsigned int)((page->pfn & (PA_CHUNK - 1)) * STRUCT_PAGE_56 & 63);
 	bool on[2] = { false, false };
-	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
+	for (int i = 0; i < ARRAY_SIZE(f); i++) {
 		if (!(fields & f[i].field))
 			continue;
 		on[(first + f[i].off) >> 6] = true;
