@@ -133,8 +133,9 @@ static void scm_creds_ref(struct kernel *k, struct sim_cpu *cpu, struct task_ids
 	}
 }
 
-/* sock_def_readable() and unix_write_space() up to 2.6.34: read_lock and
- * read_unlock of the socket's sk_callback_lock, two locked ops on its line. */
+/* read_lock() or read_unlock() of the socket's sk_callback_lock, one locked
+ * op on its line: sock_def_readable() and unix_write_space() take and drop
+ * it up to 2.6.34, so each call site calls this twice. */
 static void callback_read_lock(struct kernel *k, struct sim_cpu *cpu, struct unix_sock *u)
 {
 	if (u->uc->path.callback_rwlock)
@@ -217,7 +218,9 @@ static long unix_stream_sendmsg(struct task *t, struct unix_sock *sk, size_t len
 		struct sk_buff skb_rec, *skb = &skb_rec;
 		bool ok = sock_alloc_send_skb(t, sk, (unsigned int)size, skb);
 		struct sim_cpu *cpu = task_cpu(t);
-		if (!ok) {
+		if (!ok) {	/* out_err: scm_destroy() puts the references too */
+			if (creds)
+				scm_creds_ref(k, cpu, t->ids, 1);
 			sym_exit(cpu, psym);
 			return sent ? (long)sent : -1;
 		}

@@ -4,7 +4,7 @@
  * second message's write(2) and read(2) must make the locked instructions
  * the era's kernel makes (2.6.25-rc5: 7 and 9; 3.1: 9 and 12, with the SCM
  * credentials; 3.2 and 6.18: 3 and 6) and write the lines its code writes:
- * the writer's sk_refcnt and the reader's sk_callback_lock to 2.6.30,
+ * the writer's sk_refcnt to 2.6.30, the reader's sk_callback_lock to 2.6.34,
  * f_pos to 3.2, the writer's pid and cred in 3.1. */
 #include <setjmp.h>
 #include <stdarg.h>
