@@ -29,8 +29,8 @@
 #include <gsl/gsl_statistics_double.h>
 
 static const char validate_help[] =
-	"usage: slabsim validate [CASE ...] [--quick] [-j N] [--out DIR] [--from DIR] [--no-plot]\n"
-	"                        [--list] [--fitted]\n"
+	"usage: slabsim validate [CASE ...] [--quick] [-j N] [--out DIR] [--from DIR] [--resume]\n"
+	"                        [--no-plot] [--list] [--fitted]\n"
 	"\n"
 	"Run the validation cases (validation/*.json: published results the model must\n"
 	"predict, each with the runs that reproduce it and an acceptance band per figure)\n"
@@ -47,6 +47,8 @@ static const char validate_help[] =
 	"  --from DIR  run nothing: judge the runs an earlier validate left in DIR (its\n"
 	"              CASE.jsonl), as after a change of a case's checks or bands; refused\n"
 	"              when a fitted figure has changed since\n"
+	"  --resume    keep the runs an interrupted validate left in DIR (--out) and do\n"
+	"              the rest; refused when a fitted figure has changed since\n"
 	"  --no-plot   write no plot\n"
 	"  --list      list the cases and their checks, run nothing\n"
 	"  --fitted    print every machine's fitted figures and their digest (summary.json\n"
@@ -58,9 +60,10 @@ static const char validate_help[] =
 struct val_opts {
 	const char **names;
 	int nnames;
-	bool quick, no_plot, list, fitted;
+	bool quick, no_plot, list, fitted, resume;
 	int jobs;
 	const char *out, *from;
+	char digest[17];	/* the fitted figures' digest (fitted_figures()) */
 };
 
 struct val_collect {
@@ -93,7 +96,7 @@ static int parse_opts(int argc, char **argv, struct val_opts *o)
 		{ "help", no_argument, NULL, 'h' }, { "quick", no_argument, NULL, 'q' },
 		{ "no-plot", no_argument, NULL, 'n' }, { "list", no_argument, NULL, 'l' },
 		{ "fitted", no_argument, NULL, 'F' }, { "out", required_argument, NULL, 'o' },
-		{ "from", required_argument, NULL, 'f' },
+		{ "from", required_argument, NULL, 'f' }, { "resume", no_argument, NULL, 'r' },
 		{ NULL, 0, NULL, 0 } };
 	optind = 0;
 	for (int c; (c = cli_getopt("validate", argc, argv, "hj:", longopts)) != -1;) {
@@ -109,6 +112,7 @@ static int parse_opts(int argc, char **argv, struct val_opts *o)
 		case 'F': o->fitted = true; break;
 		case 'o': o->out = optarg; break;
 		case 'f': o->from = optarg; break;
+		case 'r': o->resume = true; break;
 		case 'j':
 			j = strtol(optarg, &end, 10);
 			if (*end || end == optarg || j < 1 || j > 4096)
@@ -122,6 +126,9 @@ static int parse_opts(int argc, char **argv, struct val_opts *o)
 	}
 	for (; optind < argc; optind++)
 		o->names[o->nnames++] = argv[optind];
+	if (o->resume && o->from)
+		return cli_usage_error("--resume runs the rest of --out's cases; --from runs "
+				       "nothing: give one of them");
 	return -1;
 }
 
@@ -313,27 +320,111 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* Run every run of a case (forked workers, as a sweep does). */
+static int summary_digest(const char *dir, char was[17], struct sim_err *err);
+
+/* --resume: the digest of the fitted figures the runs kept in CASE.jsonl were made with:
+ * the one an interrupted run left in its .running-CASE folder, else the folder's
+ * summary.json's; an empty string when neither says, -1 on a broken file. */
+static int kept_runs_digest(const char *tmp, const char *out, char was[17], struct sim_err *err)
+{
+	char path[PATH_MAX + 16];
+	snprintf(path, sizeof(path), "%s/fitted_digest", tmp);
+	size_t len;
+	char *text = file_read_text(path, &len);
+	was[0] = 0;
+	if (text) {
+		snprintf(was, 17, "%.*s", (int)strcspn(text, "\n"), text);
+		free(text);
+		return 0;
+	}
+	snprintf(path, sizeof(path), "%s/summary.json", out);
+	return access(path, F_OK) == 0 ? summary_digest(out, was, err) : 0;
+}
+
+/* --resume: load the runs CASE.jsonl holds (a run torn by the kill is cut off) into runs[],
+ * after checking they were made with today's fitted figures; the count kept, -1 if refused. */
+static int resume_case(const struct val_case *vc, const struct val_opts *o, const char *path,
+		       const char *tmp, cJSON **runs, struct sim_err *err)
+{
+	if (access(path, F_OK) < 0)
+		return 0;
+	char was[17];
+	if (kept_runs_digest(tmp, o->out, was, err) < 0)
+		return -1;
+	if (!was[0])
+		return sim_fail(err, "--resume: nothing in %s says which fitted figures %s's runs "
+				"were made with: run the case again without --resume", o->out,
+				vc->name);
+	if (strcmp(was, o->digest))
+		return sim_fail(err, "--resume: the fitted figures changed since %s's runs (digest "
+				"%s, now %s): run the case again without --resume", vc->name, was,
+				o->digest);
+	int kept = runs_load(path, &vc->e, runs, true, false, err);
+	if (kept < 0)
+		return -1;
+	for (int r = 0; r < experiment_runs(&vc->e); r++) {
+		const char *inv = runs[r] ? cJSON_GetStringValue(
+			cJSON_GetObjectItemCaseSensitive(runs[r], "invariants")) : "ok";
+		if (!inv || strcmp(inv, "ok"))
+			return sim_fail(err, "--resume: %s's kept run %d failed (%s): run the case "
+					"again without --resume", vc->name, r, inv ? inv : "?");
+	}
+	return kept;
+}
+
+/* Write the fitted figures' digest into the case's .running folder, for --resume. */
+static int mark_running(const char *tmp, const char *digest, struct sim_err *err)
+{
+	char path[PATH_MAX + 16];
+	snprintf(path, sizeof(path), "%s/fitted_digest", tmp);
+	FILE *f = fopen(path, "w");
+	bool ok = f && fprintf(f, "%s\n", digest) > 0;
+	if (f)
+		ok = fclose(f) == 0 && ok;
+	return ok ? 0 : sim_fail(err, "cannot write %s: %s", path, strerror(errno));
+}
+
+/* Run every run of a case (forked workers, as a sweep does); with --resume only those
+ * CASE.jsonl does not hold yet. */
 static int run_case(const struct val_case *vc, const struct val_opts *o, cJSON **runs,
 		    struct sim_err *err)
 {
 	int n = experiment_runs(&vc->e);
-	int *todo = malloc((size_t)n * sizeof(*todo));
-	for (int i = 0; i < n; i++)
-		todo[i] = i;
-	char path[PATH_MAX], tmp[PATH_MAX];
+	char path[PATH_MAX], tmp[PATH_MAX], mark[PATH_MAX + 16];
 	snprintf(path, sizeof(path), "%s/%s.jsonl", o->out, vc->name);
 	snprintf(tmp, sizeof(tmp), "%s/.running-%s", o->out, vc->name);
-	struct val_collect c = { .vc = vc, .runs = runs, .jsonl = fopen(path, "w") };
-	if (!c.jsonl || (mkdir(tmp, 0755) < 0 && errno != EEXIST)) {
+	snprintf(mark, sizeof(mark), "%s/fitted_digest", tmp);
+	int kept = o->resume ? resume_case(vc, o, path, tmp, runs, err) : 0;
+	if (kept < 0)
+		return -1;
+	int *todo = malloc((size_t)n * sizeof(*todo)), ntodo = 0;
+	if (!todo)
+		host_oom(__func__);
+	for (int i = 0; i < n; i++)
+		if (!runs[i])
+			todo[ntodo++] = i;
+	struct val_collect c = { .vc = vc, .runs = runs, .jsonl = fopen(path, kept ? "a" : "w") };
+	int rc = 0;
+	if (!c.jsonl)
+		rc = sim_fail(err, "cannot write %s: %s", path, strerror(errno));
+	else if (mkdir(tmp, 0755) < 0 && errno != EEXIST)
+		rc = sim_fail(err, "cannot write %s: %s", tmp, strerror(errno));
+	else
+		rc = mark_running(tmp, o->digest, err);
+	if (rc < 0) {
 		free(todo);
 		if (c.jsonl)
 			fclose(c.jsonl);
-		return sim_fail(err, "cannot write %s: %s", c.jsonl ? tmp : path, strerror(errno));
+		return -1;
 	}
 	double t0 = now();
-	fprintf(stderr, "%s: %d runs (%s)...\n", vc->name, n, vc->title);
-	int crashed = sweep_local(&vc->e, todo, n, o->jobs, 0, tmp, on_done, &c);
+	if (kept)
+		fprintf(stderr, "%s: %d runs of %d kept, %d to run (%s)...\n", vc->name, kept, n,
+			ntodo, vc->title);
+	else
+		fprintf(stderr, "%s: %d runs (%s)...\n", vc->name, n, vc->title);
+	int crashed = ntodo ? sweep_local(&vc->e, todo, ntodo, o->jobs, 0, tmp, on_done, &c) : 0;
+	unlink(mark);
 	rmdir(tmp);
 	fclose(c.jsonl);
 	free(todo);
@@ -624,33 +715,41 @@ static cJSON *fitted_figures(char digest[17], struct sim_err *err)
 	return out;
 }
 
-/* --from: the fitted figures must be those DIR's runs were made with (the digest its
- * summary.json keeps); -1 with a message if not. */
-static int check_from_digest(const char *dir, struct sim_err *err)
+/* The digest of the fitted figures DIR's runs were made with, as its summary.json keeps
+ * it; -1 with a message if it cannot be read. */
+static int summary_digest(const char *dir, char was[17], struct sim_err *err)
 {
-	char path[PATH_MAX], digest[17];
+	char path[PATH_MAX];
 	snprintf(path, sizeof(path), "%s/summary.json", dir);
 	size_t len;
 	char *text = file_read_text(path, &len);
 	if (!text)
-		return sim_fail(err, "--from %s: cannot read %s: %s (a folder an earlier "
-				"slabsim validate wrote?)", dir, path, strerror(errno));
+		return sim_fail(err, "cannot read %s: %s (a folder an earlier slabsim validate "
+				"wrote?)", path, strerror(errno));
 	cJSON *j = cJSON_Parse(text);
 	free(text);
-	const char *was = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j,
-										"fitted_digest"));
-	cJSON *fit = fitted_figures(digest, err);
-	int rc = 0;
-	if (!fit)
-		rc = -1;
-	else if (!was)
-		rc = sim_fail(err, "--from %s: %s keeps no fitted_digest", dir, path);
-	else if (strcmp(was, digest))
-		rc = sim_fail(err, "--from %s: the fitted figures changed since its runs (digest %s, "
-			      "now %s): run the cases again", dir, was, digest);
-	cJSON_Delete(fit);
+	const char *d = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "fitted_digest"));
+	int rc = d ? 0 : sim_fail(err, "%s keeps no fitted_digest", path);
+	if (d)
+		snprintf(was, 17, "%s", d);
 	cJSON_Delete(j);
 	return rc;
+}
+
+/* --from: the fitted figures must be those DIR's runs were made with (the digest its
+ * summary.json keeps); -1 with a message if not. */
+static int check_from_digest(const char *dir, const char *digest, struct sim_err *err)
+{
+	char was[17];
+	if (summary_digest(dir, was, err) < 0) {
+		char msg[sizeof(err->msg)];
+		snprintf(msg, sizeof(msg), "%s", err->msg);
+		return sim_fail(err, "--from %s: %s", dir, msg);
+	}
+	if (strcmp(was, digest))
+		return sim_fail(err, "--from %s: the fitted figures changed since its runs (digest %s, "
+				"now %s): run the cases again", dir, was, digest);
+	return 0;
 }
 
 /* --list: each case with its runs and citation, then its checks' published figures and
@@ -750,7 +849,13 @@ int cmd_validate(int argc, char **argv)
 		list_cases(cs, n);
 		status = 0;
 	}
-	if (status < 0 && o.from && check_from_digest(o.from, &err) < 0)
+	if (status < 0) {	/* the fitted figures these runs are made with (or were) */
+		cJSON *fit = fitted_figures(o.digest, &err);
+		if (!fit)
+			status = cli_usage_error("%s", err.msg);
+		cJSON_Delete(fit);
+	}
+	if (status < 0 && o.from && check_from_digest(o.from, o.digest, &err) < 0)
 		status = cli_usage_error("%s", err.msg);
 	if (status < 0 && sweep_make_dirs(o.out, &err) < 0)
 		status = cli_usage_error("%s", err.msg);

@@ -79,6 +79,41 @@ expect_exit 2 "C3.jsonl holds 2 of the case's 3 runs" "$SLABSIM" validate C3 --f
 sed -i 's/"fitted_digest":[[:space:]]*"[0-9a-f]*"/"fitted_digest": "0000000000000000"/' "$TMP/short/summary.json"
 expect_exit 2 "the fitted figures changed since its runs" "$SLABSIM" validate C4 --from "$TMP/short" --out "$TMP/short"
 expect_exit 2 "cannot read $TMP/nowhere/summary.json" "$SLABSIM" validate C4 --from "$TMP/nowhere"
+# --resume: a validate killed after one of C3's runs (its .running-C3 folder
+# keeps the fitted figures' digest; the next run was torn by the kill) runs
+# the two missing ones and gives the same table and runs; a finished folder
+# runs nothing; kept runs of other fitted figures, or of unknown ones, are refused
+"$SLABSIM" validate C3 --out "$TMP/c3" --no-plot > "$TMP/c3.txt" 2> "$TMP/c3.err" || fail "validate C3 failed"
+mkdir -p "$TMP/cut/.running-C3"
+head -1 "$TMP/c3/C3.jsonl" > "$TMP/cut/C3.jsonl"
+sed -n 2p "$TMP/c3/C3.jsonl" | head -c 200 >> "$TMP/cut/C3.jsonl"
+"$SLABSIM" validate --fitted | sed -n 's/^fitted digest //p' > "$TMP/cut/.running-C3/fitted_digest"
+"$SLABSIM" validate C3 --resume --out "$TMP/cut" --no-plot > "$TMP/cut.txt" 2> "$TMP/cut.err" ||
+	fail "validate --resume failed: $(cat "$TMP/cut.err")"
+grep -q "C3: 1 runs of 3 kept, 2 to run" "$TMP/cut.err" || fail "validate --resume: $(cat "$TMP/cut.err")"
+cmp -s "$TMP/c3.txt" "$TMP/cut.txt" || fail "validate --resume: another table"
+[ ! -e "$TMP/cut/.running-C3" ] || fail "validate --resume left .running-C3"
+python3 - "$TMP/c3/C3.jsonl" "$TMP/cut/C3.jsonl" <<'PY' || fail "validate --resume: other runs"
+import json, sys
+def runs(path):	# each run's JSON but for the host's own figures
+    out = []
+    for line in open(path):
+        d = json.loads(line)
+        for k in ('wall_seconds', 'events_per_second', 'host_peak_rss_mb'):
+            d['result'].pop(k, None)
+        out.append(json.dumps(d, sort_keys=True))
+    return sorted(out)
+a, b = runs(sys.argv[1]), runs(sys.argv[2])
+assert len(b) == 3 and a == b, (len(a), len(b))
+PY
+expect_exit 0 "C3: 3 runs of 3 kept, 0 to run" "$SLABSIM" validate C3 --resume --out "$TMP/cut" --no-plot
+mkdir -p "$TMP/other/.running-C3"
+cp "$TMP/c3/C3.jsonl" "$TMP/other/"
+echo 0123456789abcdef > "$TMP/other/.running-C3/fitted_digest"
+expect_exit 2 "the fitted figures changed since C3's runs" "$SLABSIM" validate C3 --resume --out "$TMP/other"
+rm -r "$TMP/other/.running-C3"
+expect_exit 2 "says which fitted figures C3's runs were made with" "$SLABSIM" validate C3 --resume --out "$TMP/other"
+expect_exit 2 "give one of them" "$SLABSIM" validate C3 --resume --from "$TMP/c3"
 # a table.txt that cannot be written is exit 2 with its path, and leaves the
 # folder's summary.json as it was (each file goes in whole or not at all)
 mkdir -p "$TMP/blocked/table.txt"
