@@ -8,9 +8,9 @@ set xlabel 'published'
 set ylabel 'simulated'
 unset key
 set title 'C1'
-set xrange [3.63909:487.5]
-set yrange [3.63909:487.5]
-plot x lc rgb 'gray', 'validation.dat' index 0 using 1:2:3:4 with yerrorbars pt 7 ps 0.6 lc rgb '#0060a0', '' index 0 using ($1*1.06053):2:5:6 with yerrorbars pt 7 ps 0.3 lc rgb '#d06000'
+set xrange [3.60505:487.5]
+set yrange [3.60505:487.5]
+plot x lc rgb 'gray', 'validation.dat' index 0 using 1:2:3:4 with yerrorbars pt 7 ps 0.6 lc rgb '#0060a0', '' index 0 using ($1*1.06065):2:5:6 with yerrorbars pt 7 ps 0.3 lc rgb '#d06000'
 set title 'C2'
 set xrange [21.9333:2365.35]
 set yrange [21.9333:2365.35]
@@ -24,17 +24,17 @@ set xrange [0.000116208:0.00272998]
 set yrange [0.000116208:0.00272998]
 plot x lc rgb 'gray', 'validation.dat' index 3 using 1:2:3:4 with yerrorbars pt 7 ps 0.6 lc rgb '#0060a0', '' index 3 using ($1*1.03861):2:5:6 with yerrorbars pt 7 ps 0.3 lc rgb '#d06000'
 set title 'V1'
-set xrange [0.396667:1.93703]
-set yrange [0.396667:1.93703]
-plot x lc rgb 'gray', 'validation.dat' index 4 using 1:2:3:4 with yerrorbars pt 7 ps 0.6 lc rgb '#0060a0', '' index 4 using ($1*1.01921):2:5:6 with yerrorbars pt 7 ps 0.3 lc rgb '#d06000'
+set xrange [0.396667:1.81434]
+set yrange [0.396667:1.81434]
+plot x lc rgb 'gray', 'validation.dat' index 4 using 1:2:3:4 with yerrorbars pt 7 ps 0.6 lc rgb '#0060a0', '' index 4 using ($1*1.01841):2:5:6 with yerrorbars pt 7 ps 0.3 lc rgb '#d06000'
 set title 'V2'
-set xrange [0.6358:2.65506]
-set yrange [0.6358:2.65506]
-plot x lc rgb 'gray', 'validation.dat' index 5 using 1:2:3:4 with yerrorbars pt 7 ps 0.6 lc rgb '#0060a0', '' index 5 using ($1*1.0173):2:5:6 with yerrorbars pt 7 ps 0.3 lc rgb '#d06000'
+set xrange [0.6358:3.16347]
+set yrange [0.6358:3.16347]
+plot x lc rgb 'gray', 'validation.dat' index 5 using 1:2:3:4 with yerrorbars pt 7 ps 0.6 lc rgb '#0060a0', '' index 5 using ($1*1.01944):2:5:6 with yerrorbars pt 7 ps 0.3 lc rgb '#d06000'
 set title 'V3'
-set xrange [0.600021:2.03398]
-set yrange [0.600021:2.03398]
-plot x lc rgb 'gray', 'validation.dat' index 6 using 1:2:3:4 with yerrorbars pt 7 ps 0.6 lc rgb '#0060a0', '' index 6 using ($1*1.01476):2:5:6 with yerrorbars pt 7 ps 0.3 lc rgb '#d06000'
+set xrange [0.600021:1.86638]
+set yrange [0.600021:1.86638]
+plot x lc rgb 'gray', 'validation.dat' index 6 using 1:2:3:4 with yerrorbars pt 7 ps 0.6 lc rgb '#0060a0', '' index 6 using ($1*1.01371):2:5:6 with yerrorbars pt 7 ps 0.3 lc rgb '#d06000'
 set title 'V4'
 set xrange [488.133:6089.85]
 set yrange [488.133:6089.85]
@@ -48,7 +48,7 @@ set xrange [0.650393:1.52342]
 set yrange [0.650393:1.52342]
 plot x lc rgb 'gray', 'validation.dat' index 9 using 1:2:3:4 with yerrorbars pt 7 ps 0.6 lc rgb '#0060a0', '' index 9 using ($1*1.01027):2:5:6 with yerrorbars pt 7 ps 0.3 lc rgb '#d06000'
 set title 'V7'
-set xrange [0.666667:1500]
-set yrange [0.666667:1500]
-plot x lc rgb 'gray', 'validation.dat' index 10 using 1:2:3:4 with yerrorbars pt 7 ps 0.6 lc rgb '#0060a0', '' index 10 using ($1*1.09705):2:5:6 with yerrorbars pt 7 ps 0.3 lc rgb '#d06000'
+set xrange [0.558384:1500]
+set yrange [0.558384:1500]
+plot x lc rgb 'gray', 'validation.dat' index 10 using 1:2:3:4 with yerrorbars pt 7 ps 0.6 lc rgb '#0060a0', '' index 10 using ($1*1.09939):2:5:6 with yerrorbars pt 7 ps 0.3 lc rgb '#d06000'
 unset multiplot
