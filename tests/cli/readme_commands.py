@@ -56,10 +56,12 @@ SKIP = [
     (r"^make sanitize\b", "a 10-minute build and suite of its own (make sanitize)"),
     (r"^make valgrind\b", "long; run by hand before a release"),
     (r"^make fuzz\b", "minutes of fuzzing; make test runs its smoke tier (fuzz-smoke)"),
-    (r"^make validate\b", "every case at its published size, about two hours on 2 cores (make validate)"),
+    (r"^make validate\b", "every case at its published size, about 3.2 hours on 2 cores (make validate)"),
     (r"^make MPI=1\b", "the MPI build: make test builds and tests it"),
     (r"^mpirun\b", "33 MPI ranks of a 33-run sweep at the published size"),
-    (r"slabsim validate C1\b", "C1 at the published size, 10 minutes (make validate)"),
+    (r"slabsim validate C1\b", "C1 at the published size, 50 minutes (make validate)"),
+    (r"slabsim validate V1 V2 --resume\b", "V1 and V2 at the published size, about two hours "
+     "(test_validate resumes C3)"),
     (r"slabsim validate \./my-case\.json", "a case file of the reader's own"),
     (r"^\./slabsim merge parts/\*", "the shards of the Slurm example above"),
 ]
