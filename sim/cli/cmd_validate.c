@@ -323,20 +323,19 @@ static double now(void)
 static int summary_digest(const char *dir, char was[17], struct sim_err *err);
 
 /* --resume: the digest of the fitted figures the runs kept in CASE.jsonl were made with:
- * the one an interrupted run left in its .running-CASE folder, else the folder's
- * summary.json's; an empty string when neither says, -1 on a broken file. */
-static int kept_runs_digest(const char *tmp, const char *out, char was[17], struct sim_err *err)
+ * the one an interrupted run left in `mark` (.running-CASE/fitted_digest), else the
+ * folder's summary.json's; an empty string when neither says, -1 on a broken file. */
+static int kept_runs_digest(const char *mark, const char *out, char was[17], struct sim_err *err)
 {
-	char path[PATH_MAX + 16];
-	snprintf(path, sizeof(path), "%s/fitted_digest", tmp);
 	size_t len;
-	char *text = file_read_text(path, &len);
+	char *text = file_read_text(mark, &len);
 	was[0] = 0;
 	if (text) {
 		snprintf(was, 17, "%.*s", (int)strcspn(text, "\n"), text);
 		free(text);
 		return 0;
 	}
+	char path[PATH_MAX];
 	snprintf(path, sizeof(path), "%s/summary.json", out);
 	return access(path, F_OK) == 0 ? summary_digest(out, was, err) : 0;
 }
@@ -344,12 +343,12 @@ static int kept_runs_digest(const char *tmp, const char *out, char was[17], stru
 /* --resume: load the runs CASE.jsonl holds (a run torn by the kill is cut off) into runs[],
  * after checking they were made with today's fitted figures; the count kept, -1 if refused. */
 static int resume_case(const struct val_case *vc, const struct val_opts *o, const char *path,
-		       const char *tmp, cJSON **runs, struct sim_err *err)
+		       const char *mark, cJSON **runs, struct sim_err *err)
 {
 	if (access(path, F_OK) < 0)
 		return 0;
 	char was[17];
-	if (kept_runs_digest(tmp, o->out, was, err) < 0)
+	if (kept_runs_digest(mark, o->out, was, err) < 0)
 		return -1;
 	if (!was[0])
 		return sim_fail(err, "--resume: nothing in %s says which fitted figures %s's runs "
@@ -372,16 +371,14 @@ static int resume_case(const struct val_case *vc, const struct val_opts *o, cons
 	return kept;
 }
 
-/* Write the fitted figures' digest into the case's .running folder, for --resume. */
-static int mark_running(const char *tmp, const char *digest, struct sim_err *err)
+/* Write the fitted figures' digest to `mark` in the case's .running folder, for --resume. */
+static int mark_running(const char *mark, const char *digest, struct sim_err *err)
 {
-	char path[PATH_MAX + 16];
-	snprintf(path, sizeof(path), "%s/fitted_digest", tmp);
-	FILE *f = fopen(path, "w");
+	FILE *f = fopen(mark, "w");
 	bool ok = f && fprintf(f, "%s\n", digest) > 0;
 	if (f)
 		ok = fclose(f) == 0 && ok;
-	return ok ? 0 : sim_fail(err, "cannot write %s: %s", path, strerror(errno));
+	return ok ? 0 : sim_fail(err, "cannot write %s: %s", mark, strerror(errno));
 }
 
 /* Run every run of a case (forked workers, as a sweep does); with --resume only those
@@ -394,7 +391,7 @@ static int run_case(const struct val_case *vc, const struct val_opts *o, cJSON *
 	snprintf(path, sizeof(path), "%s/%s.jsonl", o->out, vc->name);
 	snprintf(tmp, sizeof(tmp), "%s/.running-%s", o->out, vc->name);
 	snprintf(mark, sizeof(mark), "%s/fitted_digest", tmp);
-	int kept = o->resume ? resume_case(vc, o, path, tmp, runs, err) : 0;
+	int kept = o->resume ? resume_case(vc, o, path, mark, runs, err) : 0;
 	if (kept < 0)
 		return -1;
 	int *todo = malloc((size_t)n * sizeof(*todo)), ntodo = 0;
@@ -410,7 +407,7 @@ static int run_case(const struct val_case *vc, const struct val_opts *o, cJSON *
 	else if (mkdir(tmp, 0755) < 0 && errno != EEXIST)
 		rc = sim_fail(err, "cannot write %s: %s", tmp, strerror(errno));
 	else
-		rc = mark_running(tmp, o->digest, err);
+		rc = mark_running(mark, o->digest, err);
 	if (rc < 0) {
 		free(todo);
 		if (c.jsonl)
