@@ -100,6 +100,12 @@ $(PGO_STAMP): $(SRC_LIB) $(SRC_ASM) sim/cli/main.c $(wildcard sim/*/*.h policies
 	touch $@
 endif
 
+# The model digest (slabsim --version, every run's JSON): the golden
+# digests' set names the model (sim/report/model_digest.c).
+MODEL_DIGEST := $(shell sha256sum tests/golden/digests.txt 2>/dev/null | cut -c1-16)
+%/sim/report/model_digest.o: CPPFLAGS += -DSLABSIM_MODEL_DIGEST=\"$(or $(MODEL_DIGEST),unknown)\"
+$(BUILD)/sim/report/model_digest.o: tests/golden/digests.txt
+
 $(BUILD)/%.o: %.S
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) -c -o $@ $<

@@ -1,7 +1,8 @@
 #!/bin/sh
 # golden.sh - the golden digests: each reference run of tests/golden/runs.txt
 # gives the same JSON, byte for byte but for its wall-clock fields
-# (result.wall_seconds, events_per_second, host_peak_rss_mb), as when the digests in
+# (result.wall_seconds, events_per_second, host_peak_rss_mb) and the model
+# digest they name (slabsim.model_digest), as when the digests in
 # tests/golden/digests.txt were written. A change that moves one is a model
 # change and must say why (README.md, "Reproducibility").
 #
@@ -22,7 +23,7 @@ while [ $# -gt 0 ]; do
 	-j) shift; jobs=$1 ;;
 	--digests) shift; digests=$(abs "$1") ;;
 	--runs) shift; runs=$(abs "$1") ;;
-	-h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) echo "golden.sh: unknown option '$1'" >&2; exit 2 ;;
 	*) bin=$(abs "$1") ;;
 	esac
@@ -42,7 +43,7 @@ tr '\n' '\0' < "$tmp/list" | xargs -0 -n 1 -P "$jobs" sh -c '
 	line=$1 name=${1%% *}
 	eval "set -- ${line#* }"
 	if "$bin" run "$@" --quiet --json "$tmp/$name.json" > "$tmp/$name.out" 2>&1; then
-		sed -E "/^[[:space:]]*\"(wall_seconds|events_per_second|host_peak_rss_mb)\":/d" "$tmp/$name.json" |
+		sed -E "/^[[:space:]]*\"(wall_seconds|events_per_second|host_peak_rss_mb|model_digest)\":/d" "$tmp/$name.json" |
 			sha256sum | cut -d" " -f1 > "$tmp/$name.sha"
 	else
 		echo "exit $?: $(tail -c 300 "$tmp/$name.out")" > "$tmp/$name.err"

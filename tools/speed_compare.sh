@@ -28,7 +28,7 @@ old_machines=$(machines_of "$old") new_machines=$(machines_of "$new")
 tmp=$(mktemp -d /tmp/slabsim-speed.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 SLABSIM_MACHINES=$new_machines "$new" bench --runs > "$tmp/runs" || exit 2
-strip() { sed -E '/^[[:space:]]*"(wall_seconds|events_per_second|host_peak_rss_mb)":/d' "$1"; }
+strip() { sed -E '/^[[:space:]]*"(wall_seconds|events_per_second|host_peak_rss_mb|model_digest)":/d' "$1"; }
 printf '%-52s %9s %9s %8s %10s %10s %8s\n' run "old s" "new s" speedup "old ns/ev" "new ns/ev" median
 status=0
 while read -r line; do

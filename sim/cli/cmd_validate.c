@@ -555,6 +555,23 @@ static int write_table(const char *path, const struct val_row *rows, int n, int 
 }
 
 /* One check's row for summary.json. */
+/* The model digest all the cases' done runs were made with, as
+ * report_runs_model_digest() says it of one case ("mixed" across cases
+ * that disagree). */
+static const char *cases_model_digest(const struct val_case *cs, cJSON ***runs, int n)
+{
+	const char *seen = NULL;
+	for (int i = 0; i < n; i++) {
+		if (!runs[i])
+			continue;
+		const char *d = report_runs_model_digest(runs[i], experiment_runs(&cs[i].e));
+		if (seen && strcmp(seen, d))
+			return "mixed";
+		seen = d;
+	}
+	return seen ? seen : "unknown";
+}
+
 static cJSON *row_json(const struct val_row *r)
 {
 	cJSON *j = cJSON_CreateObject();
@@ -900,6 +917,8 @@ int cmd_validate(int argc, char **argv)
 				cJSON_AddItemToArray(ck, row_json(&rows[r++]));
 			cJSON_AddItemToArray(jc, c);
 		}
+		cJSON_AddStringToObject(sum, "model_digest", cases_model_digest(cs, runs, n));
+		cJSON_AddStringToObject(sum, "model_digest", cases_model_digest(cs, runs, n));
 		char digest[17];
 		cJSON *fit = fitted_figures(digest, &err);
 		if (fit) {

@@ -42,7 +42,7 @@ int main(int argc, char **argv)
 	if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help"))
 		return fputs(usage, stdout), 0;
 	if (!strcmp(cmd, "--version") || !strcmp(cmd, "version"))
-		return printf("slabsim %s\n", SLABSIM_VERSION), 0;
+		return printf("slabsim %s, model %s\n", SLABSIM_VERSION, report_model_digest()), 0;
 	if (!strcmp(cmd, "run"))
 		return cmd_run(argc - 1, argv + 1);
 	if (!strcmp(cmd, "list"))

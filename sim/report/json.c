@@ -218,6 +218,7 @@ cJSON *report_json(const struct run *r)
 	report_window(r, &w);
 	cJSON *root = cJSON_CreateObject();
 	cJSON *v = cJSON_AddObjectToObject(root, "slabsim");
+	cJSON_AddStringToObject(v, "model_digest", report_model_digest());
 	cJSON_AddStringToObject(v, "version", SLABSIM_VERSION);
 	cJSON *m = cJSON_AddObjectToObject(root, "machine");
 	cJSON_AddStringToObject(m, "name", r->m.name);

@@ -12,6 +12,15 @@
 
 #define SLABSIM_VERSION "0.1.0"
 
+/* The model this binary runs: 16 hex digits that change whenever anything
+ * that can move a run's JSON changes (model_digest.c). */
+const char *report_model_digest(void);
+
+/* The model digest the done runs of runs[0..n) (NULL: not done) were made
+ * with: theirs if they all agree, "mixed" if they do not, "unknown" if a
+ * run predates the digest or none is done. */
+const char *report_runs_model_digest(cJSON *const *runs, int n);
+
 /* CPU shares and the profile over the workload's measured window. */
 struct run_window {
 	double seconds;			/* simulated */

@@ -1,6 +1,7 @@
 /* summary.c - per-point statistics of a sweep, from the runs' JSON. */
 #include "summary.h"
 #include "outfile.h"
+#include "report.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -126,7 +127,7 @@ int summary_lookup(const cJSON *run, const char *path, double *out)
 void summary_prune(cJSON *run, const struct experiment *e)
 {
 	static const char *const keep[] = { "sweep", "result", "cpu", "memory", "profile",
-					     "locks", "invariants", "machine", "seed", NULL };
+					     "locks", "invariants", "machine", "seed", "slabsim", NULL };
 	cJSON *x = run ? run->child : NULL;
 	while (x) {
 		cJSON *next = x->next;
@@ -331,6 +332,7 @@ cJSON *summary_build(const struct experiment *e, cJSON *const *runs)
 	char digest[EXP_DIGEST_HEX];
 	experiment_digest_hex(e, digest);
 	cJSON_AddStringToObject(s, "digest", digest);
+	cJSON_AddStringToObject(s, "model_digest", report_runs_model_digest(runs, experiment_runs(e)));
 	int done = 0, failed = 0;
 	for (int i = 0; i < experiment_runs(e); i++) {
 		done += runs[i] != NULL;

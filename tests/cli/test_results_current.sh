@@ -1,0 +1,44 @@
+# test_results_current.sh - slabsim --version names the model (the golden
+# digests' set), every run's JSON and every summary.json carry it, and every
+# folder of results/ was made with this model or is marked, in its
+# README.md, as an archive of an older one; a folder made with another
+# model, a current folder holding one older run, and a malformed archive
+# mark are each caught and named.
+. tests/cli/lib.sh
+digest=$("$SLABSIM" --version | sed -n 's/^slabsim [^,]*, model \([0-9a-f]\{16\}\)$/\1/p')
+[ -n "$digest" ] || fail "slabsim --version names no model digest: $("$SLABSIM" --version)"
+[ "$digest" = "$(sha256sum tests/golden/digests.txt | cut -c1-16)" ] ||
+	fail "the model digest $digest is not the golden digests' set"
+
+# the committed results
+python3 tools/results_current.py results "$digest" > "$TMP/out" 2>&1 ||
+	fail "results/ holds folders of another model: $(grep -v -e '^current' -e '^archive' "$TMP/out")"
+
+# a run and a sweep carry the digest
+"$SLABSIM" run -m tigerton -p slub -w 'hackbench 1 process 2' --json "$TMP/r.json" > /dev/null 2>&1 ||
+	fail "a run failed"
+json "$TMP/r.json" "d['slabsim']['model_digest'] == '$digest'"
+"$SLABSIM" sweep tests/cli/data/tiny-sweep.json loops=2 --replicates 2 --no-plot -j 2 \
+	--out "$TMP/res/now" > "$TMP/sweep.out" 2>&1 || fail "the sweep failed: $(tail -3 "$TMP/sweep.out")"
+json "$TMP/res/now/summary.json" "d['model_digest'] == '$digest'"
+expect_exit 0 "current  now" python3 tools/results_current.py "$TMP/res" "$digest"
+
+# a folder of another model is stale, and so is one older run among current ones
+cp -r "$TMP/res/now" "$TMP/res/old"
+sed -i "s/$digest/0123456789abcdef/g" "$TMP/res/old/runs.jsonl" "$TMP/res/old/summary.json"
+expect_exit 1 "stale    old: model 0123456789abcdef in summary.json" \
+	python3 tools/results_current.py "$TMP/res" "$digest"
+cp -r "$TMP/res/now" "$TMP/res/mixed"
+sed -i "1s/$digest/0123456789abcdef/" "$TMP/res/mixed/runs.jsonl"
+expect_exit 1 "stale    mixed: model 0123456789abcdef in runs.jsonl:1" \
+	python3 tools/results_current.py "$TMP/res" "$digest"
+rm -r "$TMP/res/mixed"
+
+# marked as an archive, the old folder passes; a malformed mark does not
+printf 'Archive of model 0123456789abcdef: the last run of this experiment\n\nMore.\n' \
+	> "$TMP/res/old/README.md"
+expect_exit 0 "archive  old: model 0123456789abcdef" python3 tools/results_current.py "$TMP/res" "$digest"
+printf 'Archive: old runs\n' > "$TMP/res/old/README.md"
+expect_exit 1 "bad      old" python3 tools/results_current.py "$TMP/res" "$digest"
+expect_exit 2 "usage" python3 tools/results_current.py "$TMP/res" not-a-digest
+finish
