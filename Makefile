@@ -215,9 +215,13 @@ demo: deps
 
 # make results: every config of configs/ at the size it gives (hackbench at
 # the published 2000 loops with sample=auto), into results/NAME/, the
-# reference results the README tabulates (a sweep's own default is out/NAME/).
+# reference results the README tabulates (a sweep's own default is out/NAME/);
+# then the tables of RESULT_DOCS made again from them, and the check that
+# every folder is this model's or an archive (tools/results_current.py).
 # RESULT_ARGS adds NAME=VALUE or options to every sweep.
 RESULT_ARGS ?=
+# the Markdown files whose tables tools/results_tables.py makes from results/
+RESULT_DOCS := README.md results/README.md $(wildcard docs/*.md)
 results: slabsim
 	./slabsim sweep configs/tigerton-min-objects.json --replicates 2 $(RESULT_ARGS) \
 	  --out results/demo --force
@@ -237,6 +241,8 @@ results: slabsim
 	./slabsim sweep configs/designs-slab-test.json $(RESULT_ARGS) --out results/designs-slab-test --force
 	tools/sample_table.sh
 	./slabsim validate --out results/validation || [ $$? -eq 1 ]	# 1: a check outside its band
+	python3 tools/results_tables.py $(RESULT_DOCS)
+	python3 tools/results_current.py results $$(./slabsim --version | sed 's/.*model //')
 
 # make validate: every validation case (validation/*.json) at its published
 # size; results/validation/ gets the table (table.txt), summary.json, every

@@ -3,7 +3,9 @@
 # folder of results/ was made with this model or is marked, in its
 # README.md, as an archive of an older one; a folder made with another
 # model, a current folder holding one older run, and a malformed archive
-# mark are each caught and named.
+# mark are each caught and named. The tables README.md, results/README.md
+# and docs/ quote from results folders are those folders' figures
+# (tools/results_tables.py), and one changed by hand is caught.
 . tests/cli/lib.sh
 digest=$("$SLABSIM" --version | sed -n 's/^slabsim [^,]*, model \([0-9a-f]\{16\}\)$/\1/p')
 [ -n "$digest" ] || fail "slabsim --version names no model digest: $("$SLABSIM" --version)"
@@ -41,4 +43,20 @@ expect_exit 0 "archive  old: model 0123456789abcdef" python3 tools/results_curre
 printf 'Archive: old runs\n' > "$TMP/res/old/README.md"
 expect_exit 1 "bad      old" python3 tools/results_current.py "$TMP/res" "$digest"
 expect_exit 2 "usage" python3 tools/results_current.py "$TMP/res" not-a-digest
+
+# the tables the docs quote are their folders' (tools/results_tables.py);
+# a figure changed by hand is caught
+docs="README.md results/README.md $(ls docs/*.md)"
+# shellcheck disable=SC2086
+python3 tools/results_tables.py --check $docs > "$TMP/tables" 2>&1 ||
+	fail "a quoted table differs from its folder: $(cat "$TMP/tables")"
+grep -q '^<!-- table results/oltp-irq metric=tps' results/README.md ||
+	fail "results/README.md quotes no generated oltp-irq table"
+awk '/^<!-- table results\/oltp-irq metric=tps/ { t = 1 } t && /^\| SLAB \|/ { sub(/[0-9]/, "9"); t = 0 } { print }' \
+	results/README.md > "$TMP/edited.md"
+cmp -s results/README.md "$TMP/edited.md" && fail "the edit of a table did not happen"
+expect_exit 1 "the table differs from results/oltp-irq" python3 tools/results_tables.py --check "$TMP/edited.md"
+python3 tools/results_tables.py "$TMP/edited.md" > /dev/null || fail "results_tables.py could not rewrite a copy"
+cmp -s results/README.md "$TMP/edited.md" || fail "rewriting the edited copy did not give the committed tables back"
+expect_exit 2 "usage" python3 tools/results_tables.py --check
 finish

@@ -1,0 +1,164 @@
+#!/usr/bin/env python3
+"""results_tables.py - the tables that Markdown files quote from results
+folders, made from each folder's summary.json so that no figure is copied
+by hand. A table is a block
+
+    <!-- table DIR metric=NAME rows=DIM [cols=DIM,...] [where=DIM:VALUE;...] [ci] [digits=N] -->
+    ... (written by this script) ...
+    <!-- end table -->
+
+DIR is a results folder (relative to the repository), NAME one of its
+summary's metrics, rows the dimension whose values make the rows; the
+columns are the other dimensions with more than one value (or those of
+cols), `where` keeps only the points with those labels, `ci` adds each
+mean's 95% confidence interval, digits the significant digits (3).
+
+usage: tools/results_tables.py [--check] FILE.md ...
+  without --check, rewrite every block of each FILE in place;
+  with --check, change nothing: exit 1 and name each block that differs
+  from its folder (or whose folder or metric is missing), else exit 0.
+Exit 2 on bad usage.
+"""
+import json
+import math
+import os
+import re
+import shlex
+import sys
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+START = re.compile(r"^<!-- table (.*) -->$")
+END = "<!-- end table -->"
+
+
+def number(x, digits):
+    """x to `digits` significant digits, thousands separated, no exponent
+    and no trailing zeros."""
+    if x == 0 or not math.isfinite(x):
+        return "%g" % x
+    decimals = max(0, digits - 1 - int(math.floor(math.log10(abs(x)))))
+    text = f"{round(x, decimals):,.{decimals}f}"
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def parse_spec(text):
+    """The block's arguments as a dict (DIR under 'dir')."""
+    words = shlex.split(text)
+    if not words:
+        raise ValueError("no results folder")
+    spec = {"dir": words[0], "ci": False, "digits": 3, "where": {}, "cols": None}
+    for w in words[1:]:
+        if w == "ci":
+            spec["ci"] = True
+        elif "=" in w:
+            k, v = w.split("=", 1)
+            if k == "where":
+                for cond in v.split(";"):
+                    dim, _, val = cond.partition(":")
+                    spec["where"][dim] = val
+            elif k == "cols":
+                spec["cols"] = v.split(",")
+            elif k == "digits":
+                spec["digits"] = int(v)
+            elif k in ("metric", "rows"):
+                spec[k] = v
+            else:
+                raise ValueError(f"unknown argument '{k}'")
+        else:
+            raise ValueError(f"unknown argument '{w}'")
+    for k in ("metric", "rows"):
+        if k not in spec:
+            raise ValueError(f"{k}= is missing")
+    return spec
+
+
+def make_table(spec):
+    """The Markdown lines of one table."""
+    path = os.path.join(TOP, spec["dir"], "summary.json")
+    with open(path) as f:
+        s = json.load(f)
+    dims = {d["name"]: d for d in s["dimensions"]}
+    if spec["rows"] not in dims:
+        raise ValueError(f"{spec['dir']} has no dimension '{spec['rows']}'")
+    if spec["metric"] not in [m["name"] for m in s["metrics"]]:
+        raise ValueError(f"{spec['dir']} has no metric '{spec['metric']}'")
+    cols = spec["cols"] or [n for n, d in dims.items()
+                            if len(d["values"]) > 1 and n != spec["rows"] and n not in spec["where"]]
+    label = [m["label"] for m in s["metrics"] if m["name"] == spec["metric"]][0]	# a lone column's head
+    rows, heads, cell = [], [], {}
+    for p in s["points"]:
+        lab = p["labels"]
+        if any(lab.get(k) != v for k, v in spec["where"].items()):
+            continue
+        r, c = lab[spec["rows"]], ", ".join(lab[k] for k in cols) or label
+        if r not in rows:
+            rows.append(r)
+        if c not in heads:
+            heads.append(c)
+        m = p["metrics"][spec["metric"]]
+        if m["mean"] is None:
+            cell[(r, c)] = ""
+        elif spec["ci"] and m["ci95"] is not None:
+            cell[(r, c)] = f"{number(m['mean'], spec['digits'])} ± {number(m['ci95'], 2)}"
+        else:
+            cell[(r, c)] = number(m["mean"], spec["digits"])
+    if not rows:
+        raise ValueError(f"no point of {spec['dir']} matches {spec['where']}")
+    out = [f"| {spec['rows']} | " + " | ".join(heads) + " |", "|---" * (len(heads) + 1) + "|"]
+    out += [f"| {r} | " + " | ".join(cell.get((r, c), "") for c in heads) + " |" for r in rows]
+    return out
+
+
+def process(path, check):
+    """Rewrite (or check) every block of one file; returns the problems."""
+    with open(path) as f:
+        lines = f.read().split("\n")
+    out, problems, i = [], [], 0
+    while i < len(lines):
+        m = START.match(lines[i])
+        out.append(lines[i])
+        i += 1
+        if not m:
+            continue
+        start = i
+        while i < len(lines) and lines[i] != END:
+            i += 1
+        if i == len(lines):
+            problems.append(f"{path}:{start}: the table has no '{END}'")
+            break
+        try:
+            table = make_table(parse_spec(m.group(1)))
+        except (OSError, ValueError, KeyError) as e:
+            problems.append(f"{path}:{start}: {e}")
+            table = lines[start:i]
+        if table != lines[start:i] and not any(p.startswith(f"{path}:{start}:") for p in problems):
+            problems.append(f"{path}:{start}: the table differs from {m.group(1).split()[0]}"
+                            " (tools/results_tables.py rewrites it)")
+        out += table
+    if not check:
+        with open(path, "w") as f:
+            f.write("\n".join(out))
+        problems = [p for p in problems if "differs" not in p]
+    return problems
+
+
+def main():
+    args = sys.argv[1:]
+    check = "--check" in args
+    files = [a for a in args if a != "--check"]
+    if not files or any(a.startswith("-") for a in files):
+        print(__doc__.strip(), file=sys.stderr)
+        return 2
+    problems = []
+    for path in files:
+        if not os.path.exists(path):
+            print(f"results_tables.py: no file '{path}'", file=sys.stderr)
+            return 2
+        problems += process(path, check)
+    for p in problems:
+        print(p)
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
