@@ -34,6 +34,10 @@ sweep tigerton-c1 4 loops=10 --replicates 1	# make demo's: C1's four published s
 json "$TMP/tigerton-c1/summary.json" \
 	"sorted(int(p['labels']['slub_min_objects']) for p in d['points']) == [8, 16, 32, 64]"
 
+sweep tigerton-c1-quick 2 loops=10	# make demo-quick's: 8 and 32
+json "$TMP/tigerton-c1-quick/summary.json" \
+	"sorted(int(p['labels']['slub_min_objects']) for p in d['points']) == [8, 32]"
+
 sweep min-objects-per-node 18 loops=10 --replicates 1
 python3 - "$TMP/min-objects-per-node/runs.jsonl" <<'PY' || fail "min-objects-per-node: the proposal's values"
 import json, sys
