@@ -4,7 +4,7 @@
 #   make test       install missing packages, build, run every test (CI)
 #   make check      the everyday loop: no installs, no MPI, the fast tests
 #   make demo       install missing packages, build, run the Tigerton demo
-#   make demo-quick the same, C1's collapse at a seventh of the size (minutes)
+#   make demo-quick the same, C1's collapse at a quarter of the size (minutes)
 #   make deps       install missing Debian packages (apt-get update first)
 #   make sanitize   build with ASan+UBSan and run the unit and CLI tests
 #   make bench      engine and fiber speed
@@ -214,8 +214,9 @@ demo: deps
 	$(MAKE) all
 	./slabsim sweep $(DEMO_EXP) --replicates 2 $(DEMO_ARGS) --out out/demo --force
 
-# make demo-quick: C1's collapse in about a minute of runs: slub_min_objects
-# 8 and 32 at 300 loops (configs/tigerton-c1-quick.json), into out/demo-quick/
+# make demo-quick: C1's collapse in about a minute and a half of runs:
+# slub_min_objects 8 and 32 at 500 loops (configs/tigerton-c1-quick.json),
+# into out/demo-quick/
 demo-quick: deps
 	$(MAKE) all
 	./slabsim sweep configs/tigerton-c1-quick.json $(DEMO_ARGS) --out out/demo-quick --force
