@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "engine/json_in.h"
@@ -25,6 +26,9 @@ static const char diff_help[] =
 	"                              (0, 1, ...) or any kernel, policy or\n"
 	"                              workload parameter (e.g.\n"
 	"                              results/demo:slub_min_objects=8,replicate=0)\n"
+	"  FILE.jsonl[:NAME=VALUE,...]  the one run of a runs file with those inputs\n"
+	"                              (a validation case's, e.g.\n"
+	"                              results/validation/C1.jsonl:slub_min_objects=8,replicate=0)\n"
 	"\n"
 	"  --format F   text (default) or markdown (tables for a mailing-list post)\n"
 	"  --limit N    rows of each ranked table (default 10; 0 for all)\n"
@@ -79,15 +83,15 @@ static int cmp_long(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* The one run of `dir`'s runs.jsonl that `sel` (may be NULL) picks, or NULL
- * after a message. */
-static cJSON *load_from_folder(const char *spec, const char *dir, const char *sel)
+/* The one run of the runs file `path` (a sweep's runs.jsonl, a validation
+ * case's CASE.jsonl) that `sel` (may be NULL) picks, or NULL after a
+ * message; `dir` names the file in them. */
+static cJSON *load_from_jsonl(const char *spec, const char *path, const char *dir,
+			      const char *sel)
 {
-	char path[4200];
-	snprintf(path, sizeof(path), "%s/runs.jsonl", dir);
 	FILE *f = fopen(path, "r");
 	if (!f) {
-		cli_usage_error("diff: %s: no runs.jsonl in %s (%s)", spec, dir, strerror(errno));
+		cli_usage_error("diff: %s: cannot read %s (%s)", spec, path, strerror(errno));
 		return NULL;
 	}
 	cJSON *found = NULL;
@@ -145,7 +149,28 @@ static cJSON *load_from_folder(const char *spec, const char *dir, const char *se
 	return NULL;
 }
 
-/* A or B: a run's JSON file, or DIR[:SELECTORS]. */
+/* The one run of results folder `dir` (its runs.jsonl) that `sel` picks. */
+static cJSON *load_from_folder(const char *spec, const char *dir, const char *sel)
+{
+	char path[4200];
+	snprintf(path, sizeof(path), "%s/runs.jsonl", dir);
+	if (access(path, R_OK) < 0) {
+		cli_usage_error("diff: %s: no runs.jsonl in %s (%s)", spec, dir, strerror(errno));
+		return NULL;
+	}
+	return load_from_jsonl(spec, path, dir, sel);
+}
+
+/* Does `path` name a runs file (a regular file whose name ends in .jsonl)? */
+static bool is_jsonl(const char *path)
+{
+	struct stat st;
+	size_t n = strlen(path);
+	return n > 6 && !strcmp(path + n - 6, ".jsonl") && stat(path, &st) == 0 &&
+	       S_ISREG(st.st_mode);
+}
+
+/* A or B: a run's JSON file, DIR[:SELECTORS] or FILE.jsonl[:SELECTORS]. */
 static cJSON *load_run(const char *spec)
 {
 	char dir[4096];
@@ -153,16 +178,20 @@ static cJSON *load_run(const char *spec)
 	struct stat st;
 	if (stat(spec, &st) == 0 && S_ISDIR(st.st_mode))
 		return load_from_folder(spec, spec, NULL);
+	if (is_jsonl(spec))
+		return load_from_jsonl(spec, spec, spec, NULL);
 	if (colon && (size_t)(colon - spec) < sizeof(dir)) {
 		snprintf(dir, sizeof(dir), "%.*s", (int)(colon - spec), spec);
-		if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode)) {
-			if (!selector_ok(colon + 1)) {
-				cli_usage_error("diff: %s: expected DIR:NAME=VALUE[,NAME=VALUE...]",
-						spec);
-				return NULL;
-			}
-			return load_from_folder(spec, dir, colon + 1);
+		bool folder = stat(dir, &st) == 0 && S_ISDIR(st.st_mode), runs = is_jsonl(dir);
+		if ((folder || runs) && !selector_ok(colon + 1)) {
+			cli_usage_error("diff: %s: expected %s:NAME=VALUE[,NAME=VALUE...]", spec,
+					folder ? "DIR" : "FILE.jsonl");
+			return NULL;
 		}
+		if (folder)
+			return load_from_folder(spec, dir, colon + 1);
+		if (runs)
+			return load_from_jsonl(spec, dir, dir, colon + 1);
 	}
 	struct sim_err err;
 	cJSON *r = json_read_file(spec, &err);

@@ -97,6 +97,16 @@ expect_exit 2 "none of the 12 runs" "$SLABSIM" diff "$TMP/sw:slub_min_objects=5"
 expect_exit 2 "is none of machine, policy" "$SLABSIM" diff "$TMP/sw:colour=red" "$TMP/a.json"
 expect_exit 2 "expected DIR:NAME=VALUE" "$SLABSIM" diff "$TMP/sw:slub_min_objects" "$TMP/a.json"
 expect_exit 2 "no runs.jsonl" "$SLABSIM" diff "$TMP:x=1" "$TMP/a.json"
+# a runs file itself (a validation case's CASE.jsonl), with or without a selector
+cp "$TMP/sw/runs.jsonl" "$TMP/case.jsonl"
+expect_exit 0 "core2-ep" "$SLABSIM" diff "$TMP/case.jsonl:machine=nehalem-ep,slub_min_objects=4,replicate=0" \
+	"$TMP/case.jsonl:machine=core2-ep,slub_min_objects=4,replicate=0"
+expect_exit 2 "none of the 12 runs in $TMP/case.jsonl" "$SLABSIM" diff "$TMP/case.jsonl:slub_min_objects=5" \
+	"$TMP/a.json"
+expect_exit 2 "holds 12 runs; pick one with $TMP/case.jsonl:NAME=VALUE" "$SLABSIM" diff \
+	"$TMP/case.jsonl" "$TMP/a.json"
+expect_exit 2 "expected FILE.jsonl:NAME=VALUE" "$SLABSIM" diff "$TMP/case.jsonl:slub_min_objects" \
+	"$TMP/a.json"
 
 # bad input: one message, exit 2
 expect_exit 2 "expected two runs" "$SLABSIM" diff "$TMP/a.json"
