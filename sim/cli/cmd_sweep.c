@@ -14,11 +14,13 @@
 #include "sweep.h"
 #include "sweep_eta.h"
 #include "sweep_opts.h"
+#include "report/replicates.h"
 #include "report/summary.h"
 
 static const char sweep_help[] =
 	"usage: slabsim sweep EXPERIMENT.json [NAME=VALUE ...] [-j N] [--out DIR] [--resume]\n"
-	"                     [--force] [--replicates N] [--shard I/N] [--format png|svg]\n"
+	"                     [--force] [--replicates N] [--ci-target F] [--shard I/N]\n"
+	"                     [--format png|svg]\n"
 	"                     [--no-plot] [--host-memory SIZE] [--run-timeout S]\n"
 	"\n"
 	"Run every point of an experiment (machines x policies x workloads x axes) as\n"
@@ -33,7 +35,12 @@ static const char sweep_help[] =
 	"  --out DIR       results folder (default out/NAME, NAME from the file)\n"
 	"  --resume        keep DIR's finished runs and do the rest (after a kill)\n"
 	"  --force         start DIR again, dropping its runs\n"
-	"  --replicates N  replicates of every point instead of the file's\n"
+	"  --replicates N  replicates of every point instead of the file's (with a CI\n"
+	"                  target, the most a point may take)\n"
+	"  --ci-target F   add replicates to a point, two at first, then one at a time,\n"
+	"                  until the 95% CI of its main metric is within F of its mean\n"
+	"                  (0.05: +-5%) or it has --replicates of them (instead of the\n"
+	"                  file's ci_target); the summary says how many each took\n"
 	"  --shard I/N     do only runs with number % N == I (0 <= I < N), for job\n"
 	"                  arrays; `slabsim merge` joins the shards' folders\n"
 	"  --format F      plots as png (default) or svg\n"
@@ -160,13 +167,26 @@ static void on_done(void *ctx, int run, const char *line, const char *why)
 	}
 }
 
+/* With a CI target: the next round's runs (replicates_next) into todo,
+ * marked tried and counted for the ETA; returns how many. */
+static int plan_round(const struct experiment *e, cJSON **runs, bool *tried, int *todo,
+		      struct progress *pg)
+{
+	int n = replicates_next(e, runs, tried, todo);
+	for (int i = 0; i < n; i++) {
+		tried[todo[i]] = true;
+		sweep_eta_mark(&pg->eta, todo[i], 1);
+	}
+	return n;
+}
+
 /* A short table of the main metric per point, on stdout. */
 static void print_table(const struct experiment *e, cJSON **runs, const char *dir)
 {
 	const struct exp_metric *m = &e->metric[0];
 	double *x = calloc((size_t)e->replicates, sizeof(*x));
-	printf("%s: %d points x %d replicates; %s, mean +- 95%% CI:\n", e->name, e->npoints,
-	       e->replicates, m->label);
+	printf("%s: %d points x %s%d replicates; %s, mean +- 95%% CI:\n", e->name, e->npoints,
+	       e->ci_target > 0 ? "up to " : "", e->replicates, m->label);
 	char key[512];
 	for (int p = 0; p < e->npoints; p++) {
 		int n = 0;
@@ -187,7 +207,9 @@ static void print_table(const struct experiment *e, cJSON **runs, const char *di
 		if (same)	/* the seed reached no random draw (docs/usage.md) */
 			printf("  %-40s %12.6g, all %d runs the same: no seed changed it\n", key,
 			       s.mean, n);
-		else if (n > 1 && summary_format_ci(s.mean, s.ci95, ci, sizeof(ci)))
+		else if (n > 1 && summary_format_ci(s.mean, s.ci95, ci, sizeof(ci)) && e->ci_target > 0)
+			printf("  %-40s %s (%d runs)\n", key, ci, n);
+		else if (n > 1)
 			printf("  %-40s %s\n", key, ci);
 		else if (n == 1)
 			printf("  %-40s %12.6g (one run)\n", key, s.mean);
@@ -208,33 +230,49 @@ int cmd_sweep(int argc, char **argv)
 	memset(&e, 0, sizeof(e));
 	if (status < 0 && sweep_prepare(&o, &e, rank, &err) < 0)
 		status = rank == 0 ? cli_usage_error("%s", err.msg) : 2;
+	if (status < 0 && e.ci_target > 0 && nranks > 1)
+		status = rank == 0 ? cli_usage_error("sweep: a CI target (--ci-target or the file's "
+						     "ci_target) decides runs as others finish; run "
+						     "it without mpirun") : 2;
 	cJSON **runs = status < 0 ? calloc((size_t)experiment_runs(&e) + 1, sizeof(*runs)) : NULL;
 	struct progress pg = { .e = &e, .runs = runs, .fd = -1, .tty = isatty(2), .out = o.out };
 	int *todo = NULL, ntodo = 0;
+	bool *tried = NULL;	/* runs handed out, with a CI target */
 	if (status < 0 && rank == 0) {
 		if (sweep_open_dir(&o, &e, runs, &pg.fd, &err) < 0 ||
 		    sweep_eta_init(&pg.eta, &e, &err) < 0) {
 			status = cli_usage_error("%s", err.msg);
 		} else {
 			todo = malloc(((size_t)experiment_runs(&e) + 1) * sizeof(*todo));
-			for (int i = 0; i < experiment_runs(&e); i++) {
-				if (runs[i])
-					pg.done_before++;
-				else if (i % o.shard_n == o.shard_i) {
-					todo[ntodo++] = i;
-					sweep_eta_mark(&pg.eta, i, 1);
-				}
+			tried = calloc((size_t)experiment_runs(&e) + 1, sizeof(*tried));
+			for (int i = 0; i < experiment_runs(&e); i++)
+				pg.done_before += runs[i] != NULL;
+			if (e.ci_target > 0) {
+				ntodo = plan_round(&e, runs, tried, todo, &pg);
+			} else {
+				for (int i = 0; i < experiment_runs(&e); i++)
+					if (!runs[i] && i % o.shard_n == o.shard_i) {
+						todo[ntodo++] = i;
+						sweep_eta_mark(&pg.eta, i, 1);
+					}
 			}
 			pg.workers = nranks > 1 ? nranks - 1 : o.jobs;
 			pg.total = pg.done_before + ntodo;
-			fprintf(stderr, "%s: %d points x %d replicates = %d runs%s; %d to do, %d %s\n",
-				e.name, e.npoints, e.replicates, experiment_runs(&e),
-				o.shard ? " (this shard's share)" : "", ntodo,
-				nranks > 1 ? nranks - 1 : o.jobs,
-				nranks > 2 ? "MPI ranks working" : nranks > 1 ? "MPI rank working"
-				: "at a time");
+			if (e.ci_target > 0)
+				fprintf(stderr, "%s: %d points x up to %d replicates, until each "
+					"point's 95%% CI is within +-%g%% of its mean; %d to start, %d "
+					"at a time\n", e.name, e.npoints, e.replicates,
+					100 * e.ci_target, ntodo, o.jobs);
+			else
+				fprintf(stderr, "%s: %d points x %d replicates = %d runs%s; %d to do, "
+					"%d %s\n", e.name, e.npoints, e.replicates, experiment_runs(&e),
+					o.shard ? " (this shard's share)" : "", ntodo,
+					nranks > 1 ? nranks - 1 : o.jobs,
+					nranks > 2 ? "MPI ranks working" : nranks > 1 ?
+					"MPI rank working" : "at a time");
 		}
 	}
+
 	status = sweep_mpi_agree(status);
 	if (status < 0) {
 		pg.t0 = now();
@@ -245,7 +283,13 @@ int cmd_sweep(int argc, char **argv)
 			sweep_mpi_work(&e);
 		else {
 			sweep_catch_interrupts();
-			sweep_local(&e, todo, ntodo, o.jobs, o.run_timeout, o.tmpdir, on_done, &pg);
+			while (ntodo > 0 && !sweep_interrupted) {	/* a round a CI target asks */
+				sweep_local(&e, todo, ntodo, o.jobs, o.run_timeout, o.tmpdir, on_done,
+					    &pg);
+				ntodo = e.ci_target > 0 && !sweep_interrupted
+					? plan_round(&e, runs, tried, todo, &pg) : 0;
+				pg.total += ntodo;
+			}
 		}
 		if (rank == 0) {
 			rmdir(o.tmpdir);
@@ -279,6 +323,7 @@ int cmd_sweep(int argc, char **argv)
 			cJSON_Delete(runs[i]);
 	free(runs);
 	free(todo);
+	free(tried);
 	sweep_eta_free(&pg.eta);
 	experiment_free(&e);
 	sweep_mpi_finish();

@@ -22,6 +22,7 @@
 #include "engine/json_in.h"
 #include "report/gnuplot.h"
 #include "report/outfile.h"
+#include "report/replicates.h"
 #include "report/report.h"
 #include "report/summary.h"
 
@@ -30,7 +31,7 @@
 
 static const char validate_help[] =
 	"usage: slabsim validate [CASE ...] [--quick] [-j N] [--out DIR] [--from DIR] [--resume]\n"
-	"                        [--no-plot] [--list] [--fitted]\n"
+	"                        [--ci-target F] [--no-plot] [--list] [--fitted]\n"
 	"\n"
 	"Run the validation cases (validation/*.json: published results the model must\n"
 	"predict, each with the runs that reproduce it and an acceptance band per figure)\n"
@@ -49,6 +50,10 @@ static const char validate_help[] =
 	"              when a fitted figure has changed since\n"
 	"  --resume    keep the runs an interrupted validate left in DIR (--out) and do\n"
 	"              the rest; refused when a fitted figure has changed since\n"
+	"  --ci-target F  add seeds to each point, two at first, then one at a time, until\n"
+	"              the 95% CI of its main metric is within F of its mean (0.05:\n"
+	"              +-5%) or it has the case's replicates (instead of each case's own\n"
+	"              ci_target); summary.json says how many each check's point took\n"
 	"  --no-plot   write no plot\n"
 	"  --list      list the cases and their checks, run nothing\n"
 	"  --fitted    print every machine's fitted figures and their digest (summary.json\n"
@@ -62,6 +67,7 @@ struct val_opts {
 	int nnames;
 	bool quick, no_plot, list, fitted, resume;
 	int jobs;
+	double ci_target;	/* --ci-target: every case's, instead of its file's */
 	const char *out, *from;
 	char digest[17];	/* the fitted figures' digest (fitted_figures()) */
 };
@@ -97,7 +103,7 @@ static int parse_opts(int argc, char **argv, struct val_opts *o)
 		{ "no-plot", no_argument, NULL, 'n' }, { "list", no_argument, NULL, 'l' },
 		{ "fitted", no_argument, NULL, 'F' }, { "out", required_argument, NULL, 'o' },
 		{ "from", required_argument, NULL, 'f' }, { "resume", no_argument, NULL, 'r' },
-		{ NULL, 0, NULL, 0 } };
+		{ "ci-target", required_argument, NULL, 'c' }, { NULL, 0, NULL, 0 } };
 	optind = 0;
 	for (int c; (c = cli_getopt("validate", argc, argv, "hj:", longopts)) != -1;) {
 		char *end;
@@ -113,6 +119,12 @@ static int parse_opts(int argc, char **argv, struct val_opts *o)
 		case 'o': o->out = optarg; break;
 		case 'f': o->from = optarg; break;
 		case 'r': o->resume = true; break;
+		case 'c':
+			o->ci_target = strtod(optarg, &end);
+			if (*end || end == optarg || !(o->ci_target > 0 && o->ci_target < 1))
+				return cli_usage_error("--ci-target %s: expected a share of the mean "
+						       "between 0 and 1 (0.05: within +-5%%)", optarg);
+			break;
 		case 'j':
 			j = strtol(optarg, &end, 10);
 			if (*end || end == optarg || j < 1 || j > 4096)
@@ -395,11 +407,10 @@ static int run_case(const struct val_case *vc, const struct val_opts *o, cJSON *
 	if (kept < 0)
 		return -1;
 	int *todo = malloc((size_t)n * sizeof(*todo)), ntodo = 0;
-	if (!todo)
+	bool *tried = calloc((size_t)n + 1, sizeof(*tried));
+	if (!todo || !tried)
 		host_oom(__func__);
-	for (int i = 0; i < n; i++)
-		if (!runs[i])
-			todo[ntodo++] = i;
+	ntodo = replicates_next(&vc->e, runs, tried, todo);
 	struct val_collect c = { .vc = vc, .runs = runs, .jsonl = fopen(path, kept ? "a" : "w") };
 	int rc = 0;
 	if (!c.jsonl)
@@ -410,21 +421,30 @@ static int run_case(const struct val_case *vc, const struct val_opts *o, cJSON *
 		rc = mark_running(mark, o->digest, err);
 	if (rc < 0) {
 		free(todo);
+		free(tried);
 		if (c.jsonl)
 			fclose(c.jsonl);
 		return -1;
 	}
 	double t0 = now();
+	const char *most = vc->e.ci_target > 0 ? "up to " : "";
 	if (kept)
-		fprintf(stderr, "%s: %d runs of %d kept, %d to run (%s)...\n", vc->name, kept, n,
-			ntodo, vc->title);
+		fprintf(stderr, "%s: %d runs of %s%d kept, %d to run (%s)...\n", vc->name, kept,
+			most, n, ntodo, vc->title);
 	else
-		fprintf(stderr, "%s: %d runs (%s)...\n", vc->name, n, vc->title);
-	int crashed = ntodo ? sweep_local(&vc->e, todo, ntodo, o->jobs, 0, tmp, on_done, &c) : 0;
+		fprintf(stderr, "%s: %s%d runs (%s)...\n", vc->name, most, n, vc->title);
+	int crashed = 0;
+	while (ntodo > 0 && !sweep_interrupted) {	/* more rounds only with a CI target */
+		for (int i = 0; i < ntodo; i++)
+			tried[todo[i]] = true;
+		crashed += sweep_local(&vc->e, todo, ntodo, o->jobs, 0, tmp, on_done, &c);
+		ntodo = vc->e.ci_target > 0 ? replicates_next(&vc->e, runs, tried, todo) : 0;
+	}
 	unlink(mark);
 	rmdir(tmp);
 	fclose(c.jsonl);
 	free(todo);
+	free(tried);
 	fprintf(stderr, "%s: done in %.0f s\n", vc->name, now() - t0);
 	return crashed || c.failed ? 1 : 0;
 }
@@ -819,6 +839,8 @@ static int load_cases(const struct val_opts *o, struct val_case **out, struct si
 		}
 		if (o->quick && !cs[n].quick)
 			val_case_free(&cs[n]);
+		else if (o->ci_target > 0)
+			cs[n++].e.ci_target = o->ci_target;
 		else
 			n++;
 	}
@@ -911,7 +933,14 @@ int cmd_validate(int argc, char **argv)
 			cJSON_AddStringToObject(c, "family", cs[i].family);
 			cJSON_AddStringToObject(c, "title", cs[i].title);
 			cJSON_AddStringToObject(c, "citation", cs[i].citation);
-			cJSON_AddNumberToObject(c, "runs", experiment_runs(&cs[i].e));
+			int done = 0;
+			for (int k = 0; runs[i] && k < experiment_runs(&cs[i].e); k++)
+				done += runs[i][k] != NULL;
+			cJSON_AddNumberToObject(c, "runs", done);
+			if (cs[i].e.ci_target > 0) {	/* runs is then what the target took */
+				cJSON_AddNumberToObject(c, "ci_target", cs[i].e.ci_target);
+				cJSON_AddNumberToObject(c, "runs_at_most", experiment_runs(&cs[i].e));
+			}
 			cJSON *ck = cJSON_AddArrayToObject(c, "checks");
 			for (int k = 0; k < cs[i].nchecks; k++)
 				cJSON_AddItemToArray(ck, row_json(&rows[r++]));

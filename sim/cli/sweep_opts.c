@@ -39,6 +39,7 @@ int sweep_parse_opts(int argc, char **argv, struct sweep_opts *o, const char *he
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' }, { "out", required_argument, NULL, 'o' },
 		{ "replicates", required_argument, NULL, 'r' },
+		{ "ci-target", required_argument, NULL, 'c' },
 		{ "shard", required_argument, NULL, 's' }, { "format", required_argument, NULL, 'f' },
 		{ "resume", no_argument, NULL, 'R' }, { "force", no_argument, NULL, 'F' },
 		{ "no-plot", no_argument, NULL, 'n' },
@@ -60,6 +61,14 @@ int sweep_parse_opts(int argc, char **argv, struct sweep_opts *o, const char *he
 			if (parse_count(v, 1, 10000, &o->replicates) < 0)
 				return cli_usage_error("sweep: --replicates %s: expected 1..10000", v);
 			break;
+		case 'c': {
+			char *end;
+			o->ci_target = strtod(v, &end);
+			if (end == v || *end || !(o->ci_target > 0 && o->ci_target < 1))
+				return cli_usage_error("sweep: --ci-target %s: expected a share of the "
+						       "mean between 0 and 1 (0.05: within +-5%%)", v);
+			break;
+		}
 		case 'o':
 			snprintf(o->out, sizeof(o->out), "%s", v);
 			break;
@@ -117,8 +126,14 @@ int sweep_prepare(struct sweep_opts *o, struct experiment *e, int rank, struct s
 			return -1;
 	if (o->replicates)
 		e->replicates = o->replicates;
+	if (o->ci_target > 0)
+		e->ci_target = o->ci_target;
 	if (experiment_expand(e, err) < 0)
 		return -1;
+	if (e->ci_target > 0 && o->shard)
+		return sim_fail(err, "sweep: --shard splits a fixed set of runs; with a CI target "
+				"(--ci-target or the file's ci_target) the runs a point needs are known "
+				"only as they finish");
 	if (!o->out[0])
 		snprintf(o->out, sizeof(o->out), "out/%s", e->name);
 	snprintf(o->tmpdir, sizeof(o->tmpdir), "%s/.running", o->out);

@@ -15,6 +15,7 @@ struct sweep_opts {
 	int nassign;
 	int jobs;
 	int replicates;		/* 0: the file's */
+	double ci_target;	/* --ci-target; 0: the file's */
 	char out[4096];
 	char tmpdir[4200];
 	bool resume, force, no_plot;

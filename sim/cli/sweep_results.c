@@ -14,6 +14,7 @@
 
 #include "engine/json_in.h"
 #include "report/report.h"
+#include "report/replicates.h"
 #include "report/summary.h"
 #include "report/sweep_plot.h"
 
@@ -146,6 +147,8 @@ int sweep_write_meta(const char *dir, const struct experiment *e, const char *sh
 	cJSON_AddItemToObject(m, "overrides", experiment_overrides_json(e));
 	cJSON_AddNumberToObject(m, "points", e->npoints);
 	cJSON_AddNumberToObject(m, "replicates", e->replicates);
+	if (e->ci_target > 0)
+		cJSON_AddNumberToObject(m, "ci_target", e->ci_target);
 	cJSON_AddNumberToObject(m, "runs", experiment_runs(e));
 	if (shard)
 		cJSON_AddStringToObject(m, "shard", shard);
@@ -176,6 +179,9 @@ int sweep_load_dir(const char *dir, struct experiment *e, struct sim_err *err)
 	const cJSON *a, *reps = cJSON_GetObjectItemCaseSensitive(m, "replicates");
 	if (rc == 0 && cJSON_IsNumber(reps) && reps->valueint >= 1)
 		e->replicates = reps->valueint;
+	const cJSON *ci = cJSON_GetObjectItemCaseSensitive(m, "ci_target");
+	if (rc == 0 && cJSON_IsNumber(ci) && ci->valuedouble > 0 && ci->valuedouble < 1)
+		e->ci_target = ci->valuedouble;
 	cJSON_ArrayForEach(a, ov)
 		if (rc == 0 && (!cJSON_IsString(a) || experiment_override(e, a->valuestring, err) < 0))
 			rc = sim_fail(err, "%s: sweep.json has a bad override", dir);
@@ -199,8 +205,10 @@ int sweep_finish(const char *dir, const struct experiment *e, cJSON **runs, bool
 	snprintf(path, sizeof(path), "%s/summary.csv", dir);
 	if (rc == 0)
 		rc = summary_write_csv(path, s, err);
-	int done = cJSON_GetObjectItemCaseSensitive(s, "runs_done")->valueint;
-	if (rc == 0 && !no_plot && done == experiment_runs(e))
+	bool settled = true;	/* every point has the runs it needs */
+	for (int p = 0; p < e->npoints && settled; p++)
+		settled = replicates_settled(e, runs, p);
+	if (rc == 0 && !no_plot && settled)
 		rc = sweep_plot(dir, s, format, err);
 	cJSON_Delete(s);
 	return rc;

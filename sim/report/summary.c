@@ -339,6 +339,8 @@ cJSON *summary_build(const struct experiment *e, cJSON *const *runs)
 		failed += runs[i] && !run_ok(runs[i]);
 	}
 	cJSON_AddNumberToObject(s, "replicates", e->replicates);
+	if (e->ci_target > 0)	/* replicates is then each point's most */
+		cJSON_AddNumberToObject(s, "ci_target", e->ci_target);
 	cJSON_AddNumberToObject(s, "runs", experiment_runs(e));
 	cJSON_AddNumberToObject(s, "runs_done", done);
 	cJSON_AddNumberToObject(s, "runs_failed", failed);

@@ -145,6 +145,19 @@ static int parse_int(struct ctx *c, const cJSON *root, const char *key, double m
 	return 0;
 }
 
+/* The optional ci_target: a share of the mean in (0, 1), 0 when absent. */
+static int parse_ci_target(struct ctx *c, const cJSON *root)
+{
+	const cJSON *v = exp_get(root, "ci_target");
+	if (!v)
+		return 0;
+	if (!cJSON_IsNumber(v) || !(v->valuedouble > 0 && v->valuedouble < 1))
+		return exp_bad(c, "ci_target", "expected a share of the mean between 0 and 1 "
+			       "(0.05: the 95% CI within +-5%)");
+	c->e->ci_target = v->valuedouble;
+	return 0;
+}
+
 int experiment_parse(struct experiment *e, const char *path, const char *text,
 		     struct sim_err *err)
 {
@@ -163,13 +176,14 @@ int experiment_parse(struct experiment *e, const char *path, const char *text,
 	int rc = -1;
 	double reps = 1, seed = 1;
 	if (exp_check_keys(&c, root, "", "name question machines policies workloads fixed axes "
-		       "replicates seed metrics plot") < 0 ||
+		       "replicates ci_target seed metrics plot") < 0 ||
 	    exp_get_string(&c, root, "name", "", true, &e->name) < 0 || check_name(&c, e->name) < 0 ||
 	    exp_get_string(&c, root, "question", "", false, &e->question) < 0 ||
 	    parse_list(&c, root, "machines", DIM_MACHINE) < 0 ||
 	    parse_list(&c, root, "policies", DIM_POLICY) < 0 ||
 	    parse_list(&c, root, "workloads", DIM_WORKLOAD) < 0 ||
 	    parse_int(&c, root, "replicates", 1, 10000, &reps) < 0 ||
+	    parse_ci_target(&c, root) < 0 ||
 	    parse_int(&c, root, "seed", 0, (double)SEED_MAX, &seed) < 0 ||
 	    parse_metrics(&c, root) < 0)
 		goto out;

@@ -64,7 +64,9 @@ struct experiment {
 	int nfixed;
 	struct exp_assign *overrides;	/* NAME=VALUE of the command line */
 	int noverrides;
-	int replicates;
+	int replicates;		/* runs a point; with ci_target, at most */
+	double ci_target;	/* > 0: a point stops adding replicates once its main
+				 * metric's 95% CI is within this share of its mean */
 	uint64_t seed;
 	struct exp_metric metric[EXP_MAX_METRICS];
 	int nmetrics;

@@ -91,6 +91,51 @@ grep -q "^  sheaves .*, all 2 runs the same: no seed changed it$" "$TMP/same.out
 grep -q "^  ticket .* +- [0-9.]*$" "$TMP/same.out" ||
 	fail "the seed-dependent point lost its CI: $(cat "$TMP/same.out")"
 
+# a CI target: each point adds seeds (two, then one a round) until its CI is
+# within the target or it has --replicates of them; the runs it does are
+# those of the fixed sweep, byte for byte; --resume with a tighter target adds
+# runs; a bad target, or one with --shard or from the file, is refused
+"$SLABSIM" sweep tests/cli/data/tiny-sweep.json loops=5 --replicates 8 --ci-target 0.02 -j 2 \
+	--no-plot --out "$TMP/ci" > "$TMP/ci.out" 2>&1 || fail "the --ci-target sweep failed: $(tail -3 "$TMP/ci.out")"
+"$SLABSIM" sweep tests/cli/data/tiny-sweep.json loops=5 --replicates 8 -j 2 --no-plot \
+	--out "$TMP/ci-all" > /dev/null 2>&1 || fail "the fixed sweep of 8 failed"
+python3 - "$TMP/ci" "$TMP/ci-all" <<'PY' || fail "--ci-target: the points' runs"
+import json, math, sys
+s = json.load(open(sys.argv[1] + "/summary.json"))
+assert s["ci_target"] == 0.02 and s["runs"] == 32, (s["ci_target"], s["runs"])
+took = {p["key"]: p["runs"] for p in s["points"]}
+for p in s["points"]:
+    m = p["metrics"]["time"]
+    within = m["ci95"] is not None and m["ci95"] <= 0.02 * abs(m["mean"])
+    assert 2 <= p["runs"] <= 8 and (within or p["runs"] == 8), (p["key"], p["runs"], m)
+# core2-ep's points give every seed the same time (CI 0): two runs; nehalem-ep's vary
+assert sorted(took.values())[:2] == [2, 2] and max(took.values()) > 2, took
+assert s["runs_done"] == sum(took.values()), s["runs_done"]
+strip = lambda d: {k: v for k, v in d.items() if k != "result"} | {"sim": d["result"]["sim_seconds"]}
+fixed = {json.loads(l)["sweep"]["run"]: strip(json.loads(l)) for l in open(sys.argv[2] + "/runs.jsonl")}
+for l in open(sys.argv[1] + "/runs.jsonl"):
+    d = json.loads(l)
+    assert strip(d) == fixed[d["sweep"]["run"]], d["sweep"]["key"]
+PY
+grep -q "until each point's 95% CI is within +-2% of its mean" "$TMP/ci.out" ||
+	fail "--ci-target: no plan line: $(head -2 "$TMP/ci.out")"
+grep -Eq "^  nehalem-ep slub_min_objects=4 .* \(([3-8]) runs\)$" "$TMP/ci.out" ||
+	fail "--ci-target: the table does not say how many runs: $(tail -6 "$TMP/ci.out")"
+n1=$(wc -l < "$TMP/ci/runs.jsonl")
+"$SLABSIM" sweep tests/cli/data/tiny-sweep.json loops=5 --replicates 8 --ci-target 0.001 -j 2 \
+	--no-plot --resume --out "$TMP/ci" > "$TMP/ci2.out" 2>&1 || fail "--ci-target --resume failed"
+n2=$(wc -l < "$TMP/ci/runs.jsonl")
+[ "$n2" -gt "$n1" ] || fail "a tighter target on --resume added no run ($n1, $n2)"
+json "$TMP/ci/summary.json" "d['ci_target'] == 0.001 and max(p['runs'] for p in d['points']) == 8"
+expect_exit 2 "--ci-target 1.5: expected a share of the mean between 0 and 1" \
+	"$SLABSIM" sweep tests/cli/data/tiny-sweep.json --ci-target 1.5 --out "$TMP/bad"
+expect_exit 2 "--shard splits a fixed set of runs" \
+	"$SLABSIM" sweep tests/cli/data/tiny-sweep.json --ci-target 0.05 --shard 0/2 --out "$TMP/bad"
+sed 's/"replicates": 3,/"replicates": 3, "ci_target": 2,/' tests/cli/data/tiny-sweep.json > "$TMP/badci.json"
+expect_exit 2 "ci_target: expected a share of the mean between 0 and 1" \
+	"$SLABSIM" sweep "$TMP/badci.json" --out "$TMP/bad"
+[ ! -e "$TMP/bad" ] || fail "a refused sweep wrote its folder"
+
 # MPI: rank 0 writes, ranks 1-2 run; the same summary again
 if [ -n "${SLABSIM_MPI:-}" ] && [ -x "${SLABSIM_MPI:-}" ] && command -v mpirun > /dev/null; then
 	# CI runs as root in a container: allow root, and no ptrace-based
@@ -101,6 +146,9 @@ if [ -n "${SLABSIM_MPI:-}" ] && [ -x "${SLABSIM_MPI:-}" ] && command -v mpirun >
 		> "$TMP/mpi.out" 2>&1 || fail "mpirun sweep failed: $(tail -5 "$TMP/mpi.out")"
 	grep -q "2 MPI ranks working" "$TMP/mpi.out" || fail "the MPI sweep did not spread over ranks"
 	cmp -s "$TMP/mpi/summary.json" "$TMP/j1/summary.json" || fail "the MPI summary differs from -j 1"
+	expect_exit 2 "run it without mpirun" mpirun -n 2 --oversubscribe "$SLABSIM_MPI" sweep \
+		tests/cli/data/tiny-sweep.json --ci-target 0.05 --out "$TMP/mpi-ci"
+	[ ! -e "$TMP/mpi-ci" ] || fail "the refused MPI sweep wrote its folder"
 else
 	echo "SKIP: MPI (no SLABSIM_MPI binary or mpirun; make test builds build-mpi/slabsim)"
 fi

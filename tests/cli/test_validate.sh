@@ -2,7 +2,8 @@
 # give one row per check; the exit status says whether every check is inside
 # its band; C3 (fitted hand-offs) and C4 (the Markov chain) must hold; a
 # band that cannot hold fails with exit 1; bad cases and options exit 2
-# with one message naming the key.
+# with one message naming the key; --ci-target adds seeds where a point
+# needs them.
 . tests/cli/lib.sh
 export SLABSIM_VALIDATION="$(pwd)/validation"
 OUT="$TMP/val"
@@ -245,4 +246,24 @@ expect_exit 2 "is fitted, and set again outside 'fitted'" "$SLABSIM" show machin
 expect_exit 2 "a fitted figure goes in 'fitted'" "$SLABSIM" show machine "$TMP/m/loose.json"
 expect_exit 2 "must name the validation case" "$SLABSIM" show machine "$TMP/m/nocase.json"
 expect_exit 0 "C1   tigerton.json" "$SLABSIM" show machine tigerton
+
+# --ci-target: V6's points add seeds until their CI is within 5% (each
+# took 2 or 3 of the case's 8 here); the summary says how many, and the
+# runs it did are those of the full case's, byte for byte
+"$SLABSIM" validate V6 --ci-target 0.05 -j 2 --no-plot --out "$TMP/ci" > "$TMP/ci.txt" 2>&1
+[ $? -le 1 ] || fail "validate --ci-target failed: $(tail -3 "$TMP/ci.txt")"
+grep -q "V6: up to 24 runs" "$TMP/ci.txt" || fail "validate --ci-target: no plan line: $(head -3 "$TMP/ci.txt")"
+"$SLABSIM" validate V6 -j 2 --no-plot --out "$TMP/ci-all" > /dev/null 2>&1
+python3 - "$TMP/ci" "$TMP/ci-all" <<'PY' || fail "validate --ci-target: the runs"
+import json, sys
+c = json.load(open(sys.argv[1] + "/summary.json"))["cases"][0]
+assert c["ci_target"] == 0.05 and c["runs_at_most"] == 24 and 6 <= c["runs"] < 24, c
+runs = [json.loads(l) for l in open(sys.argv[1] + "/V6.jsonl")]
+assert len(runs) == c["runs"], (len(runs), c["runs"])
+key = lambda d: (d["sweep"]["run"], d["result"]["sim_seconds"], json.dumps(d["locks"]))
+full = {d["sweep"]["run"]: key(d) for d in map(json.loads, open(sys.argv[2] + "/V6.jsonl"))}
+assert all(key(d) == full[d["sweep"]["run"]] for d in runs)
+PY
+expect_exit 2 "--ci-target 0: expected a share of the mean between 0 and 1" \
+	"$SLABSIM" validate V6 --ci-target 0 --out "$TMP/bad"
 finish
