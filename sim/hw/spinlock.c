@@ -164,6 +164,7 @@ static void hand_over(struct hw *hw, struct hw_lock *lk, struct hw_waiter *w, ui
  * free then, else we queue and spin. */
 void hw_spin_lock(struct hw *hw, struct sim_cpu *cpu, struct hw_lock *lk)
 {
+	__builtin_prefetch(lk->line, 1);	/* host only: with the class's line */
 	int prev = sym_enter(cpu, lock_sym(lk, cpu));
 	cpu_charge(cpu, lock_cost(hw, lk, hw->cost_spin_lock));
 	hw_drain_stores(hw, cpu);
@@ -184,6 +185,7 @@ void hw_spin_lock(struct hw *hw, struct sim_cpu *cpu, struct hw_lock *lk)
  * byte lock does its test-and-set either way. */
 bool hw_spin_trylock(struct hw *hw, struct sim_cpu *cpu, struct hw_lock *lk)
 {
+	__builtin_prefetch(lk->line, 1);	/* host only: with the class's line */
 	int prev = sym_enter(cpu, lock_sym(lk, cpu));
 	cpu_charge(cpu, lock_cost(hw, lk, hw->cost_spin_lock));
 	hw_drain_stores(hw, cpu);
@@ -210,6 +212,7 @@ bool hw_spin_trylock(struct hw *hw, struct sim_cpu *cpu, struct hw_lock *lk)
  * the kind decides who sees the lock free first. */
 void hw_spin_unlock(struct hw *hw, struct sim_cpu *cpu, struct hw_lock *lk)
 {
+	__builtin_prefetch(lk->line, 1);	/* host only: with the class's line */
 	int prev = sym_enter(cpu, lk->cls->spin_sym >= 0 ? hw->sym_spin_unlock : cpu->sym);
 	cpu_charge(cpu, lock_cost(hw, lk, hw->cost_spin_unlock));
 	cpu_sync(cpu);
