@@ -13,6 +13,17 @@ columns are the other dimensions with more than one value (or those of
 cols), `where` keeps only the points with those labels, `ci` adds each
 mean's 95% confidence interval, digits the significant digits (3).
 
+Two more kinds of block read a validation folder (`slabsim validate`):
+
+    <!-- checks-table DIR CASE -->      a case's checks from DIR/summary.json:
+                                        published, simulated with its 95% CI,
+                                        error, band, verdict
+    <!-- runs-table DIR CASE PARAM -->  a case's runs (DIR/CASE.jsonl) by the
+                                        value of PARAM: the mean simulated time
+                                        and the range of its seeds, and the CPU
+                                        shares and top profile symbol of the
+                                        first seed's run
+
 usage: tools/results_tables.py [--check] FILE.md ...
   without --check, rewrite every block of each FILE in place;
   with --check, change nothing: exit 1 and name each block that differs
@@ -27,7 +38,7 @@ import shlex
 import sys
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-START = re.compile(r"^<!-- table (.*) -->$")
+START = re.compile(r"^<!-- (table|checks-table|runs-table) (.*) -->$")
 END = "<!-- end table -->"
 
 
@@ -109,6 +120,66 @@ def make_table(spec):
     return out
 
 
+def checks_table(args):
+    """A validation case's checks (the lines of one checks-table block)."""
+    if len(args) != 2:
+        raise ValueError("checks-table takes DIR CASE")
+    with open(os.path.join(TOP, args[0], "summary.json")) as f:
+        cases = {c["case"]: c for c in json.load(f)["cases"]}
+    if args[1] not in cases:
+        raise ValueError(f"{args[0]} has no case '{args[1]}'")
+    out = ["| check | published | simulated (95% CI) | error | band | verdict |",
+           "|---|---|---|---|---|---|"]
+    for c in cases[args[1]]["checks"]:
+        unit = " s" if c["unit"] == "s" else c["unit"] if c["unit"] == "x" else ""
+        ci = c.get("ci95")
+        sim = number(c["simulated"], 3) + unit
+        if ci:
+            sim += f" ({number(ci[0], 3)}-{number(ci[1], 3)})"
+        lo, hi = c["band"]
+        band = f"{round((lo - 1) * 100):+d}..{round((hi - 1) * 100):+d}%" if hi < 100 else \
+            f">= {round((lo - 1) * 100):+d}%"
+        out.append(f"| {c['check']} | {number(c['published'], 3)}{unit} | {sim} | "
+                   f"{round(c['error'] * 100):+d}% | {band} | {c['verdict']} |")
+    return out
+
+
+def runs_table(args):
+    """A validation case's runs by one parameter (the lines of one runs-table block)."""
+    if len(args) != 3:
+        raise ValueError("runs-table takes DIR CASE PARAM")
+    folder, case, param = args
+    by = {}
+    with open(os.path.join(TOP, folder, case + ".jsonl")) as f:
+        for line in f:
+            if line.strip():
+                d = json.loads(line)
+                params = {**d["kernel"]["params"], **d["policy"]["params"], **d["workload"]["params"]}
+                if param not in params:
+                    raise ValueError(f"{case}'s runs have no parameter '{param}'")
+                by.setdefault(params[param], []).append(d)
+    out = [f"| {param} | simulated, mean (range) | CPU spinning | in the slab allocator | "
+           "top of the profile |", "|---|---|---|---|---|"]
+    for value in sorted(by, key=lambda v: (isinstance(v, str), v)):
+        runs = by[value]
+        t = [d["result"]["sim_seconds"] for d in runs]
+        first = min(runs, key=lambda d: d["sweep"]["replicate"])
+        top = first["profile"][0]
+        out.append(f"| {value} | {number(sum(t) / len(t), 4)} s ({number(min(t), 4)}-"
+                   f"{number(max(t), 4)}) | {round(first['cpu']['spin'] * 100)}% | "
+                   f"{round(first['cpu']['slab'] * 100)}% | `{top['symbol']}` "
+                   f"{number(top['percent'], 3)}% |")
+    return out
+
+
+def block_table(kind, text):
+    """The lines of one block of the given kind."""
+    if kind == "table":
+        return make_table(parse_spec(text))
+    args = shlex.split(text)
+    return checks_table(args) if kind == "checks-table" else runs_table(args)
+
+
 def process(path, check):
     """Rewrite (or check) every block of one file; returns the problems."""
     with open(path) as f:
@@ -127,12 +198,12 @@ def process(path, check):
             problems.append(f"{path}:{start}: the table has no '{END}'")
             break
         try:
-            table = make_table(parse_spec(m.group(1)))
+            table = block_table(m.group(1), m.group(2))
         except (OSError, ValueError, KeyError) as e:
             problems.append(f"{path}:{start}: {e}")
             table = lines[start:i]
         if table != lines[start:i] and not any(p.startswith(f"{path}:{start}:") for p in problems):
-            problems.append(f"{path}:{start}: the table differs from {m.group(1).split()[0]}"
+            problems.append(f"{path}:{start}: the table differs from {m.group(2).split()[0]}"
                             " (tools/results_tables.py rewrites it)")
         out += table
     if not check:

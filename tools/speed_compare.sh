@@ -1,19 +1,22 @@
 #!/bin/sh
 # speed_compare.sh - two slabsim binaries side by side on the reference
-# hackbench runs of `slabsim bench` (the NEW binary's `bench --runs`): each
-# run alternately with OLD and NEW, REPS times, in one process at a time so
-# that both see the same machine. Prints the fastest wall time of each (on a
-# shared machine other jobs only ever add time), the speed-up, the host
-# nanoseconds per event and the median speed-up, and checks that both gave
-# the same JSON but for the wall-clock fields (the model did not change).
+# hackbench runs of `slabsim bench` (the NEW binary's `bench --runs`), or on
+# the runs of RUNS (one `slabsim run` argument list a line, as in
+# tools/speed_runs.txt): each run alternately with OLD and NEW, REPS times,
+# in one process at a time so that both see the same machine. Prints the
+# fastest wall time of each (on a shared machine other jobs only ever add
+# time), the speed-up, events per message, host nanoseconds per event and
+# microseconds per message of each, and the median speed-up, and checks that
+# both gave the same JSON but for the wall-clock fields and the model digest
+# (the model did not change).
 #
-#   tools/speed_compare.sh OLD NEW [REPS]
+#   tools/speed_compare.sh OLD NEW [REPS [RUNS]]
 #
 # Build OLD from an earlier commit with, for example:
 #   git worktree add /tmp/old COMMIT && make -C /tmp/old slabsim
 set -u
-[ $# -ge 2 ] || { sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
-old=$1 new=$2 reps=${3:-3}
+[ $# -ge 2 ] || { sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+old=$1 new=$2 reps=${3:-3} runs_file=${4:-}
 for b in "$old" "$new"; do
 	[ -x "$b" ] || { echo "speed_compare.sh: '$b' is not an executable" >&2; exit 2; }
 done
@@ -27,9 +30,15 @@ machines_of() {
 old_machines=$(machines_of "$old") new_machines=$(machines_of "$new")
 tmp=$(mktemp -d /tmp/slabsim-speed.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
-SLABSIM_MACHINES=$new_machines "$new" bench --runs > "$tmp/runs" || exit 2
+if [ -n "$runs_file" ]; then
+	grep -v -e '^#' -e '^[[:space:]]*$' "$runs_file" > "$tmp/runs" ||
+		{ echo "speed_compare.sh: no runs in '$runs_file'" >&2; exit 2; }
+else
+	SLABSIM_MACHINES=$new_machines "$new" bench --runs > "$tmp/runs" || exit 2
+fi
 strip() { sed -E '/^[[:space:]]*"(wall_seconds|events_per_second|host_peak_rss_mb|model_digest)":/d' "$1"; }
-printf '%-52s %9s %9s %8s %10s %10s %8s\n' run "old s" "new s" speedup "old ns/ev" "new ns/ev" median
+printf '%-52s %9s %9s %8s %7s %7s %9s %9s %9s %9s %8s\n' run "old s" "new s" speedup \
+	"old ev" "new ev" "old ns/ev" "new ns/ev" "old us/m" "new us/m" median
 status=0
 while read -r line; do
 	eval "set -- $line"
@@ -47,12 +56,15 @@ import json, statistics, sys
 tmp, reps, line = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 def walls(which):
     w = [json.load(open(f"{tmp}/{which}.{r}.json"))["result"] for r in range(1, reps + 1)]
-    return [x["wall_seconds"] for x in w], w[0]["events"]
-ow, ev = walls("old")
-nw, _ = walls("new")
+    return [x["wall_seconds"] for x in w], w[0]["events"], w[0].get("messages") or 0
+ow, oev, msgs = walls("old")
+nw, nev, _ = walls("new")
 o, n = min(ow), min(nw)
 med = statistics.median(ow) / statistics.median(nw)
-print(f"{line[:52]:52s} {o:9.2f} {n:9.2f} {o / n:7.2f}x {o * 1e9 / ev:10.0f} {n * 1e9 / ev:10.0f} {med:7.2f}x")
+per = lambda ev: f"{ev / msgs:7.1f}" if msgs else f"{'-':>7s}"
+us = lambda w: f"{w * 1e6 / msgs:9.2f}" if msgs else f"{'-':>9s}"
+print(f"{line[:52]:52s} {o:9.2f} {n:9.2f} {o / n:7.2f}x {per(oev)} {per(nev)} "
+      f"{o * 1e9 / oev:9.0f} {n * 1e9 / nev:9.0f} {us(o)} {us(n)} {med:7.2f}x")
 PY
 done < "$tmp/runs"
 exit $status

@@ -58,5 +58,11 @@ cmp -s results/README.md "$TMP/edited.md" && fail "the edit of a table did not h
 expect_exit 1 "the table differs from results/oltp-irq" python3 tools/results_tables.py --check "$TMP/edited.md"
 python3 tools/results_tables.py "$TMP/edited.md" > /dev/null || fail "results_tables.py could not rewrite a copy"
 cmp -s results/README.md "$TMP/edited.md" || fail "rewriting the edited copy did not give the committed tables back"
+# the validation tables too: C1's runs in README.md
+sed '/^<!-- runs-table results\/validation C1/,/^<!-- end table/ s/^| 8 | [0-9]/| 8 | 9/' README.md \
+	> "$TMP/readme.md"
+cmp -s README.md "$TMP/readme.md" && fail "the edit of README.md's C1 table did not happen"
+expect_exit 1 "the table differs from results/validation" python3 tools/results_tables.py --check \
+	"$TMP/readme.md"
 expect_exit 2 "usage" python3 tools/results_tables.py --check
 finish
