@@ -171,11 +171,16 @@ CLI_SLOW  := tests/cli/test_configs.sh tests/cli/test_sweep.sh tests/cli/test_c1
              tests/cli/test_trace.sh tests/cli/test_determinism.sh
 CLI_FAST  := $(filter-out $(CLI_SLOW),$(CLI_ALL))
 
+# The unit tests run beside the scripts (test_slab_stress, about a minute,
+# first of all), each as unit/NAME: its cmocka summary on one line.
+UNIT_SLOW := test_slab_stress
+UNIT_FAST := $(filter-out $(UNIT_SLOW),$(UNIT_SRC:tests/unit/%.c=%))
+
 test: deps
 	$(MAKE) all unit-bins mpi
-	$(MAKE) unit
-	$(MAKE) -k -j$(TEST_JOBS) --no-print-directory $(CLI_SLOW:tests/cli/%.sh=cli/%) \
-	  fuzz-smoke $(CLI_FAST:tests/cli/%.sh=cli/%)	# the long ones first: no long tail
+	$(MAKE) -k -j$(TEST_JOBS) --no-print-directory $(UNIT_SLOW:%=unit/%) \
+	  $(CLI_SLOW:tests/cli/%.sh=cli/%) fuzz-smoke $(UNIT_FAST:%=unit/%) \
+	  $(CLI_FAST:tests/cli/%.sh=cli/%)	# the long ones first: no long tail
 
 check: all unit-bins
 	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; SLABSIM_CHECK=1 $$t > $(BUILD)/$$(basename $$t).log 2>&1 || \
@@ -186,6 +191,13 @@ unit-bins: $(UNIT_BIN)
 
 unit: $(UNIT_BIN)
 	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; $$t; done
+
+# one unit test, its output in $(BUILD)/unit-logs/NAME.log, shown if it fails
+unit/%: FORCE
+	@mkdir -p $(BUILD)/unit-logs; t0=$$(date +%s); \
+	if $(BUILD)/tests/$* > $(BUILD)/unit-logs/$*.log 2>&1; then \
+	  echo "ok   $* ($$(( $$(date +%s) - t0 )) s): $$(grep -a 'PASSED' $(BUILD)/unit-logs/$*.log | tail -1)"; \
+	else echo "FAIL $* (log: $(BUILD)/unit-logs/$*.log)"; cat $(BUILD)/unit-logs/$*.log; exit 1; fi
 
 # every command-line script, one after another (make test runs them in parallel)
 cli-test: slabsim mpi
