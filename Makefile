@@ -196,8 +196,8 @@ unit: $(UNIT_BIN)
 unit/%: FORCE
 	@mkdir -p $(BUILD)/unit-logs; t0=$$(date +%s); \
 	if $(BUILD)/tests/$* > $(BUILD)/unit-logs/$*.log 2>&1; then \
-	  echo "ok   $* ($$(( $$(date +%s) - t0 )) s): $$(grep -a 'PASSED' $(BUILD)/unit-logs/$*.log | tail -1)"; \
-	else echo "FAIL $* (log: $(BUILD)/unit-logs/$*.log)"; cat $(BUILD)/unit-logs/$*.log; exit 1; fi
+	  echo "ok   unit/$* ($$(( $$(date +%s) - t0 )) s): $$(grep -a 'PASSED' $(BUILD)/unit-logs/$*.log | tail -1)"; \
+	else echo "FAIL unit/$* (log: $(BUILD)/unit-logs/$*.log)"; cat $(BUILD)/unit-logs/$*.log; exit 1; fi
 
 # every command-line script, one after another (make test runs them in parallel)
 cli-test: slabsim mpi

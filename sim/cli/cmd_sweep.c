@@ -20,8 +20,8 @@
 static const char sweep_help[] =
 	"usage: slabsim sweep EXPERIMENT.json [NAME=VALUE ...] [-j N] [--out DIR] [--resume]\n"
 	"                     [--force] [--replicates N] [--ci-target F] [--shard I/N]\n"
-	"                     [--format png|svg]\n"
-	"                     [--no-plot] [--host-memory SIZE] [--run-timeout S]\n"
+	"                     [--format png|svg] [--no-plot] [--host-memory SIZE]\n"
+	"                     [--run-timeout S]\n"
 	"\n"
 	"Run every point of an experiment (machines x policies x workloads x axes) as\n"
 	"many times as it has replicates, and write to DIR: runs.jsonl (each run's JSON,\n"
@@ -272,7 +272,6 @@ int cmd_sweep(int argc, char **argv)
 					"MPI rank working" : "at a time");
 		}
 	}
-
 	status = sweep_mpi_agree(status);
 	if (status < 0) {
 		pg.t0 = now();

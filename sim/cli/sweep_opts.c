@@ -117,6 +117,45 @@ int sweep_parse_opts(int argc, char **argv, struct sweep_opts *o, const char *he
 	return -1;
 }
 
+/* DIR's sweep.json, parsed, or NULL if it has none. */
+static cJSON *dir_meta(const char *dir)
+{
+	char path[4200];
+	snprintf(path, sizeof(path), "%s/sweep.json", dir);
+	size_t len;
+	char *text = file_read_text(path, &len);
+	if (!text)
+		return NULL;
+	cJSON *m = cJSON_Parse(text);
+	free(text);
+	return m;
+}
+
+/* DIR's sweep.json digest, "?" if it is damaged, or "" if it has none. */
+static void dir_digest(const char *dir, char *out, size_t size)
+{
+	char path[4200];
+	snprintf(path, sizeof(path), "%s/sweep.json", dir);
+	out[0] = 0;
+	if (access(path, F_OK) < 0)
+		return;
+	cJSON *m = dir_meta(dir);
+	const char *d = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(m, "digest"));
+	snprintf(out, size, "%s", d ? d : "?");
+	cJSON_Delete(m);
+}
+
+/* The CI target DIR's sweep was run with (its sweep.json), 0 if none. */
+static double dir_ci_target(const char *dir)
+{
+	cJSON *m = dir_meta(dir);
+	const cJSON *ci = cJSON_GetObjectItemCaseSensitive(m, "ci_target");
+	double t = cJSON_IsNumber(ci) && ci->valuedouble > 0 && ci->valuedouble < 1
+		? ci->valuedouble : 0;
+	cJSON_Delete(m);
+	return t;
+}
+
 int sweep_prepare(struct sweep_opts *o, struct experiment *e, int rank, struct sim_err *err)
 {
 	if (experiment_load(e, o->file, err) < 0)
@@ -130,31 +169,16 @@ int sweep_prepare(struct sweep_opts *o, struct experiment *e, int rank, struct s
 		e->ci_target = o->ci_target;
 	if (experiment_expand(e, err) < 0)
 		return -1;
+	if (!o->out[0])
+		snprintf(o->out, sizeof(o->out), "out/%s", e->name);
+	if (o->resume && o->ci_target <= 0 && dir_ci_target(o->out) > 0)
+		e->ci_target = dir_ci_target(o->out);	/* --resume goes on as it was run */
 	if (e->ci_target > 0 && o->shard)
 		return sim_fail(err, "sweep: --shard splits a fixed set of runs; with a CI target "
 				"(--ci-target or the file's ci_target) the runs a point needs are known "
 				"only as they finish");
-	if (!o->out[0])
-		snprintf(o->out, sizeof(o->out), "out/%s", e->name);
 	snprintf(o->tmpdir, sizeof(o->tmpdir), "%s/.running", o->out);
 	return 0;
-}
-
-/* DIR's sweep.json digest, or "" if it has none. */
-static void dir_digest(const char *dir, char *out, size_t size)
-{
-	char path[4200];
-	snprintf(path, sizeof(path), "%s/sweep.json", dir);
-	out[0] = 0;
-	size_t len;
-	char *text = file_read_text(path, &len);
-	if (!text)
-		return;
-	cJSON *m = cJSON_Parse(text);
-	free(text);
-	const char *d = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(m, "digest"));
-	snprintf(out, size, "%s", d ? d : "?");
-	cJSON_Delete(m);
 }
 
 /* Empty the folder of worker files a killed sweep left. */

@@ -127,6 +127,10 @@ n1=$(wc -l < "$TMP/ci/runs.jsonl")
 n2=$(wc -l < "$TMP/ci/runs.jsonl")
 [ "$n2" -gt "$n1" ] || fail "a tighter target on --resume added no run ($n1, $n2)"
 json "$TMP/ci/summary.json" "d['ci_target'] == 0.001 and max(p['runs'] for p in d['points']) == 8"
+# --resume without --ci-target goes on with the folder's target: nothing left to do
+"$SLABSIM" sweep tests/cli/data/tiny-sweep.json loops=5 --replicates 8 -j 2 --no-plot --resume \
+	--out "$TMP/ci" > "$TMP/ci3.out" 2>&1 || fail "--resume of a CI-target sweep failed"
+[ "$(wc -l < "$TMP/ci/runs.jsonl")" -eq "$n2" ] || fail "--resume without --ci-target ran more runs"
 expect_exit 2 "--ci-target 1.5: expected a share of the mean between 0 and 1" \
 	"$SLABSIM" sweep tests/cli/data/tiny-sweep.json --ci-target 1.5 --out "$TMP/bad"
 expect_exit 2 "--shard splits a fixed set of runs" \
