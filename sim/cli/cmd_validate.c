@@ -947,7 +947,6 @@ int cmd_validate(int argc, char **argv)
 			cJSON_AddItemToArray(jc, c);
 		}
 		cJSON_AddStringToObject(sum, "model_digest", cases_model_digest(cs, runs, n));
-		cJSON_AddStringToObject(sum, "model_digest", cases_model_digest(cs, runs, n));
 		char digest[17];
 		cJSON *fit = fitted_figures(digest, &err);
 		if (fit) {

@@ -264,6 +264,8 @@ key = lambda d: (d["sweep"]["run"], d["result"]["sim_seconds"], json.dumps(d["lo
 full = {d["sweep"]["run"]: key(d) for d in map(json.loads, open(sys.argv[2] + "/V6.jsonl"))}
 assert all(key(d) == full[d["sweep"]["run"]] for d in runs)
 PY
+[ "$(grep -c '"model_digest"' "$TMP/ci/summary.json")" = 1 ] ||
+	fail "summary.json names its model more than once"
 expect_exit 2 "--ci-target 0: expected a share of the mean between 0 and 1" \
 	"$SLABSIM" validate V6 --ci-target 0 --out "$TMP/bad"
 finish
