@@ -36,6 +36,10 @@ int cli_getopt(const char *cmd, int argc, char **argv, const char *shortopts,
  * (host_limit.h); 0, or 2 after a message. */
 int cli_host_memory(const char *cmd, const char *value);
 
+/* --ci-target VALUE of command `cmd` (a share of the mean between 0 and 1)
+ * into *out: 0, or 2 after a message. */
+int cli_ci_target(const char *cmd, const char *value, double *out);
+
 /* Print "slabsim: <msg>" to stderr and return 2. */
 int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -4,6 +4,7 @@
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -38,6 +39,16 @@ int cli_host_memory(const char *cmd, const char *value)
 				       "(in MB, or with K, M, G or T, or a share like 50%%)",
 				       cmd, value);
 	host_limit_set(bytes);
+	return 0;
+}
+
+int cli_ci_target(const char *cmd, const char *value, double *out)
+{
+	char *end;
+	*out = strtod(value, &end);
+	if (end == value || *end || !(*out > 0 && *out < 1))
+		return cli_usage_error("%s: --ci-target %s: expected a share of the mean between 0 "
+				       "and 1 (0.05: within +-5%%)", cmd, value);
 	return 0;
 }
 

@@ -168,15 +168,13 @@ static void on_done(void *ctx, int run, const char *line, const char *why)
 }
 
 /* With a CI target: the next round's runs (replicates_next) into todo,
- * marked tried and counted for the ETA; returns how many. */
+ * counted for the ETA; returns how many. */
 static int plan_round(const struct experiment *e, cJSON **runs, bool *tried, int *todo,
 		      struct progress *pg)
 {
 	int n = replicates_next(e, runs, tried, todo);
-	for (int i = 0; i < n; i++) {
-		tried[todo[i]] = true;
+	for (int i = 0; i < n; i++)
 		sweep_eta_mark(&pg->eta, todo[i], 1);
-	}
 	return n;
 }
 

@@ -120,10 +120,8 @@ static int parse_opts(int argc, char **argv, struct val_opts *o)
 		case 'f': o->from = optarg; break;
 		case 'r': o->resume = true; break;
 		case 'c':
-			o->ci_target = strtod(optarg, &end);
-			if (*end || end == optarg || !(o->ci_target > 0 && o->ci_target < 1))
-				return cli_usage_error("--ci-target %s: expected a share of the mean "
-						       "between 0 and 1 (0.05: within +-5%%)", optarg);
+			if (cli_ci_target("validate", optarg, &o->ci_target))
+				return 2;
 			break;
 		case 'j':
 			j = strtol(optarg, &end, 10);
@@ -435,8 +433,6 @@ static int run_case(const struct val_case *vc, const struct val_opts *o, cJSON *
 		fprintf(stderr, "%s: %s%d runs (%s)...\n", vc->name, most, n, vc->title);
 	int crashed = 0;
 	while (ntodo > 0 && !sweep_interrupted) {	/* more rounds only with a CI target */
-		for (int i = 0; i < ntodo; i++)
-			tried[todo[i]] = true;
 		crashed += sweep_local(&vc->e, todo, ntodo, o->jobs, 0, tmp, on_done, &c);
 		ntodo = vc->e.ci_target > 0 ? replicates_next(&vc->e, runs, tried, todo) : 0;
 	}

@@ -61,14 +61,10 @@ int sweep_parse_opts(int argc, char **argv, struct sweep_opts *o, const char *he
 			if (parse_count(v, 1, 10000, &o->replicates) < 0)
 				return cli_usage_error("sweep: --replicates %s: expected 1..10000", v);
 			break;
-		case 'c': {
-			char *end;
-			o->ci_target = strtod(v, &end);
-			if (end == v || *end || !(o->ci_target > 0 && o->ci_target < 1))
-				return cli_usage_error("sweep: --ci-target %s: expected a share of the "
-						       "mean between 0 and 1 (0.05: within +-5%%)", v);
+		case 'c':
+			if (cli_ci_target("sweep", v, &o->ci_target))
+				return 2;
 			break;
-		}
 		case 'o':
 			snprintf(o->out, sizeof(o->out), "%s", v);
 			break;

@@ -46,8 +46,7 @@ bool replicates_settled(const struct experiment *e, cJSON *const *runs, int p)
 	return finished == e->replicates || (e->ci_target > 0 && ci_within(x, n, e->ci_target));
 }
 
-int replicates_next(const struct experiment *e, cJSON *const *runs, const bool *tried,
-		    int *todo)
+int replicates_next(const struct experiment *e, cJSON *const *runs, bool *tried, int *todo)
 {
 	int count = 0;
 	double x[e->replicates];
@@ -59,6 +58,7 @@ int replicates_next(const struct experiment *e, cJSON *const *runs, const bool *
 			: n < REPLICATES_MIN ? REPLICATES_MIN - n : 1;
 		for (int r = 0; r < e->replicates && want > 0; r++)
 			if (!tried[first + r] && !runs[first + r]) {
+				tried[first + r] = true;
 				todo[count++] = first + r;
 				want--;
 			}

@@ -21,12 +21,12 @@
  * within ci_target of the mean? runs[i] is run i's JSON, NULL if not done. */
 bool replicates_settled(const struct experiment *e, cJSON *const *runs, int p);
 
-/* The runs to start next, into todo (room for experiment_runs(e)): for each
- * point not settled, its first replicates not yet `tried` (handed out
- * before, finished or not): all of them without a ci_target, else enough
- * to reach REPLICATES_MIN good runs, or one more. Returns how many; 0 when
- * every point is settled or has tried every replicate. */
-int replicates_next(const struct experiment *e, cJSON *const *runs, const bool *tried,
-		    int *todo);
+/* The runs to start next, into todo (room for experiment_runs(e)), marked
+ * in `tried` (what was handed out before, finished or not): for each point
+ * not settled, its first replicates not yet tried: all of them without a
+ * ci_target, else enough to reach REPLICATES_MIN good runs, or one more.
+ * Returns how many; 0 when every point is settled or has tried every
+ * replicate. */
+int replicates_next(const struct experiment *e, cJSON *const *runs, bool *tried, int *todo);
 
 #endif
