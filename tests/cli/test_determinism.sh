@@ -2,8 +2,7 @@
 # byte but the wall-clock fields; another seed gives a different run with a
 # statistically close result (away from the collapse, where runs are bistable:
 # at this size seeds 1-4 give 0.614-0.711 s at 64; at 100 loops, where the
-# start is most of the run, seed 1 takes 0.219 s and seeds 2-4 0.280-0.302,
-# since the kernel's balancing and socket path came into the model, stop 49);
+# start is most of the run, seed 1 takes 0.219 s and seeds 2-4 0.280-0.302);
 # and the seed a run's JSON gives runs it again.
 . tests/cli/lib.sh
 W='hackbench 20 process 300'

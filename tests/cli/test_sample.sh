@@ -7,7 +7,7 @@
 # simulated in full and says why; a workload without units says so; bad
 # values are refused; the same seed gives the same sampled JSON.
 . tests/cli/lib.sh
-# SLUB 3.2: with 2.6.25's balancing (stop 49) a run this small on 2.6.25 is
+# SLUB 3.2: with 2.6.25's balancing a run this small on 2.6.25 is
 # mostly its start and its end (slub_min_objects=64: auto stops at 82% and
 # misses the exact time by 3.0%); 3.2's rate holds still sooner
 RUN="$SLABSIM run -m tigerton -p slub kernel=3.2 -w"
