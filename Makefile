@@ -233,34 +233,19 @@ demo-quick: deps
 	$(MAKE) all
 	./slabsim sweep configs/tigerton-c1-quick.json $(DEMO_ARGS) --out out/demo-quick --force
 
-# make results: every config of configs/ at the size it gives (hackbench at
-# the published 2000 loops with sample=auto), into results/NAME/, the
-# reference results the README tabulates (a sweep's own default is out/NAME/);
-# then the tables of RESULT_DOCS made again from them, and the check that
-# every folder is this model's or an archive (tools/results_current.py).
-# RESULT_ARGS adds NAME=VALUE or options to every sweep.
+# make results: the reference results of results/, one folder for each line
+# of configs/results.list (tools/results.py): a folder this model already
+# made is kept, one it left half made is finished, any other is made again,
+# with a progress line and an ETA before each; so after an interruption the
+# same command goes on. Then the tables of RESULT_DOCS are made again from the
+# folders and every folder is checked to be this model's or an archive
+# (tools/results_current.py). RESULT_ARGS adds NAME=VALUE or options to
+# every sweep.
 RESULT_ARGS ?=
 # the Markdown files whose tables tools/results_tables.py makes from results/
 RESULT_DOCS := README.md results/README.md $(wildcard docs/*.md)
 results: slabsim
-	./slabsim sweep configs/tigerton-min-objects.json --replicates 2 $(RESULT_ARGS) \
-	  --out results/demo --force
-	./slabsim sweep configs/min-objects-per-node.json --replicates 2 $(RESULT_ARGS) \
-	  --out results/min-objects-per-node --force
-	./slabsim sweep configs/slab-slub-slqb.json --replicates 2 $(RESULT_ARGS) \
-	  --out results/slab-slub-slqb --force
-	./slabsim sweep configs/pcp-machines.json --replicates 2 $(RESULT_ARGS) \
-	  --out results/pcp-machines --force
-	./slabsim sweep configs/cpu-partial.json --replicates 2 $(RESULT_ARGS) \
-	  --out results/cpu-partial --force
-	./slabsim sweep configs/slab-test.json $(RESULT_ARGS) --out results/slab-test --force
-	./slabsim sweep configs/lockbench-curve.json $(RESULT_ARGS) --out results/lockbench-curve --force
-	./slabsim sweep configs/oltp-irq.json $(RESULT_ARGS) --out results/oltp-irq --force
-	./slabsim sweep configs/designs-hackbench.json --replicates 2 $(RESULT_ARGS) \
-	  --out results/designs-hackbench --force
-	./slabsim sweep configs/designs-slab-test.json $(RESULT_ARGS) --out results/designs-slab-test --force
-	tools/sample_table.sh
-	./slabsim validate --out results/validation || [ $$? -eq 1 ]	# 1: a check outside its band
+	python3 tools/results.py -- $(RESULT_ARGS)
 	python3 tools/results_tables.py $(RESULT_DOCS)
 	python3 tools/results_current.py results $$(./slabsim --version | sed 's/.*model //')
 

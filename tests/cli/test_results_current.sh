@@ -66,3 +66,37 @@ expect_exit 1 "the table differs from results/validation" python3 tools/results_
 	"$TMP/readme.md"
 expect_exit 2 "usage" python3 tools/results_tables.py --check
 finish
+
+# tools/results.py (make results) makes a missing folder, keeps a current
+# one, finishes a half-made one and makes a stale one again, with a progress
+# line; --list predicts each folder's time from the runs it holds
+printf '# a test list\ntiny sweep tests/cli/data/tiny-sweep.json\n' > "$TMP/list"
+drive() { SLABSIM="$SLABSIM" python3 tools/results.py --jobs "$TMP/list" --results "$TMP/made" "$@"; }
+expect_exit 0 "missing  tiny: time unknown" drive --list
+expect_exit 0 "results: 1/1 tiny (missing)" drive -- loops=2 --replicates 2 --no-plot -j 2
+grep -q "results: tiny made in" "$TMP/out" || fail "no line saying the folder was made: $(cat "$TMP/out")"
+expect_exit 0 "current  tiny: nothing to do" drive --list
+expect_exit 0 "(every folder is current)" drive -- loops=2 --replicates 2 --no-plot -j 2
+head -5 "$TMP/made/tiny/runs.jsonl" > "$TMP/five" && mv "$TMP/five" "$TMP/made/tiny/runs.jsonl"
+rm "$TMP/made/tiny/summary.json"
+expect_exit 0 "partial  tiny" drive --list
+expect_exit 0 "8 runs; 3 to do" drive -- loops=2 --replicates 2 --no-plot -j 2
+[ "$(wc -l < "$TMP/made/tiny/runs.jsonl")" = 8 ] || fail "the half-made folder was not finished with its runs kept"
+python3 - "$TMP/made/tiny/runs.jsonl" <<'PY'
+import json, sys
+runs = [json.loads(line) for line in open(sys.argv[1])]
+for r in runs:
+    r["slabsim"]["model_digest"] = "0123456789abcdef"
+    r["result"]["wall_seconds"] = 60
+open(sys.argv[1], "w").write("".join(json.dumps(r) + "\n" for r in runs))
+PY
+# 8 runs of 60 s at loops=2 and 2 replicates; the config's 20 loops and 3
+# replicates make 8 x 60 x 10 x 1.5 s of runs, 2 at a time
+expect_exit 0 "stale    tiny: about 1 h 00 min" drive --list
+expect_exit 0 "results: 1/1 tiny (stale)" drive -- loops=2 --replicates 2 --no-plot -j 2
+expect_exit 0 "current  tiny" python3 tools/results_current.py "$TMP/made" "$digest"
+printf 'Archive of model 0123456789abcdef: kept\n' > "$TMP/made/tiny/README.md"
+expect_exit 0 "archive  tiny" drive --list
+expect_exit 2 "no folder 'nope' in" drive --only nope
+printf 'tiny sweep\n' > "$TMP/list"
+expect_exit 2 "not 'NAME sweep CONFIG'" drive --list
