@@ -257,8 +257,11 @@ static int execute_and_report(struct run *r, const struct run_args *a, struct si
 	}
 	int status = rc == 0 ? 0 : 1;
 	fflush(stdout);	/* the report first, then any complaint */
-	if (rc != 0)
+	if (!r->invariants_ok)
 		fprintf(stderr, "slabsim: run failed: %s\n", r->invariants_msg);
+	else if (rc != 0)
+		fprintf(stderr, "slabsim: the workload stopped early (the allocator's invariants "
+			"hold): %s\n", r->res.stopped);
 	if (a->json) {
 		cJSON *root = report_json(r);
 		if (report_write_json(a->json, root, err) < 0)

@@ -90,9 +90,9 @@ int kernel_presets(struct param_set *ps, struct sim_err *err)
 const char *kernel_alloc_failures(const struct kernel *k, char *buf, size_t size)
 {
 	uint64_t oom = page_alloc_failures(&k->pa);
-	snprintf(buf, size, "failslab injected %llu, fail_page_alloc injected %llu, and the "
-		 "page allocator found no free block %llu times (node_mem_mb=%lld)",
-		 (unsigned long long)k->failslab.injected,
+	snprintf(buf, size, "failslab had injected %llu failure%s, fail_page_alloc %llu, and the "
+		 "page allocator had found no free block %llu times (node_mem_mb=%lld)",
+		 (unsigned long long)k->failslab.injected, k->failslab.injected == 1 ? "" : "s",
 		 (unsigned long long)k->fail_page_alloc.injected, (unsigned long long)oom,
 		 (long long)param_int(&k->params, "node_mem_mb"));
 	return buf;

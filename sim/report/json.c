@@ -275,6 +275,8 @@ cJSON *report_json(const struct run *r)
 	for (int d = 0; d < NR_DIST; d++)
 		cJSON_AddNumberToObject(tr, hw_dist_name[d], (double)r->hw.stats.transfers[d]);
 	cJSON_AddStringToObject(root, "invariants", r->invariants_ok ? "ok" : r->invariants_msg);
+	if (r->res.stopped[0])	/* only when the workload stopped early */
+		cJSON_AddStringToObject(root, "stopped", r->res.stopped);
 	if (r->cfg.check_interval_us || r->cfg.check_every_ops) {	/* only when asked */
 		cJSON *ck = cJSON_AddObjectToObject(root, "checks");
 		if (r->cfg.check_interval_us)

@@ -339,7 +339,10 @@ void report_text(FILE *out, const struct run *r, int profile_rows)
 		fprintf(out, "\n# No slab allocations in this run: no slabinfo, allocator "
 			"statistics or perf kmem stat\n");
 	print_alloc_failures(out, r);
-	fprintf(out, "\ninvariants: %s\n", r->invariants_ok ? "ok" : r->invariants_msg);
+	if (r->res.stopped[0])
+		fprintf(out, "\nstopped early: %s\n", r->res.stopped);
+	fprintf(out, "%sinvariants: %s\n", r->res.stopped[0] ? "" : "\n",
+		r->invariants_ok ? "ok" : r->invariants_msg);
 	if (r->cfg.check_interval_us)
 		fprintf(out, "  checked %llu times mid-run (every %llu us, as a CPU left the "
 			"allocator with none half-way; the longest wait for that %.1f us) and at "

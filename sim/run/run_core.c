@@ -277,7 +277,7 @@ int run_execute(struct run *r, struct sim_err *err)
 		r->invariants_ok = false;
 		snprintf(r->invariants_msg, sizeof(r->invariants_msg), "the run stopped: %s",
 			 r->eng.fatal);
-	} else if (!r->res.finished && !r->k.violated) {
+	} else if (!r->res.finished && !r->k.violated && !r->res.stopped[0]) {
 		r->invariants_ok = false;
 		snprintf(r->invariants_msg, sizeof(r->invariants_msg),
 			 "the workload did not finish: every task is blocked (%llu of %llu exited)",
@@ -287,7 +287,7 @@ int run_execute(struct run *r, struct sim_err *err)
 		r->invariants_ok = false;
 		snprintf(r->invariants_msg, sizeof(r->invariants_msg), "%s", e.msg);
 	}
-	return r->invariants_ok ? 0 : 1;
+	return r->invariants_ok && !r->res.stopped[0] ? 0 : 1;
 }
 
 void run_free(struct run *r)

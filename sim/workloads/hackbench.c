@@ -65,6 +65,7 @@ struct hackbench {
 	uint64_t mark_time[2];	/* sampled: when the last two marks were taken */
 	long *packets;		/* per group: messages each of its receivers reads */
 	uint64_t messages_read;
+	char barfed[320];	/* the first barf(): why a child exited early */
 };
 
 /* ready(): tell the parent, then poll the wake fd until started. */
@@ -105,10 +106,12 @@ static void hb_sender(struct task *t, void *arg)
 			while (done < hb->datasize) {
 				long r = sys_write_unix(t, &hb->socks[2 * (base + j) + 1],
 							(size_t)(hb->datasize - done));
-				if (r < 0) {	/* barf("SENDER: write"): hackbench exits */
+				if (r < 0) {	/* barf("SENDER: write"): this child exits */
 					char why[256];
-					kernel_violation(t->k, "hackbench: SENDER: write: No buffer space "
-							 "available (an skb allocation failed: %s)",
+					if (!hb->barfed[0])
+						snprintf(hb->barfed, sizeof(hb->barfed),
+							 "hackbench: SENDER: write: No buffer space "
+							 "available (an skb allocation failed; by then %s)",
 							 kernel_alloc_failures(t->k, why, sizeof(why)));
 					return;
 				}
@@ -348,13 +351,16 @@ static void hb_result(void *state, struct workload_result *r)
 {
 	struct hackbench *hb = state;
 	r->finished = hb->done;
+	snprintf(r->stopped, sizeof(r->stopped), "%s", hb->barfed);
 	double hz = hb->k->m->ghz * 1e9;
 	double cycles = hb->done ? (double)(hb->stop - hb->start) : 0;
 	r->sim_seconds = steady_outcome(&hb->k->steady, hb->messages_read, cycles, hz, &r->sample);
 	uint64_t ms = (uint64_t)(r->sim_seconds * 1000.0 + 0.5);
 	snprintf(r->line, sizeof(r->line), "Time: %llu.%03llu", (unsigned long long)(ms / 1000),
 		 (unsigned long long)(ms % 1000));
-	if (r->sample.extrapolated)
+	if (hb->barfed[0])	/* no Time: line: a child exited on an error */
+		snprintf(r->line, sizeof(r->line), "no Time: a child exited early (stopped early, below)");
+	else if (r->sample.extrapolated)
 		snprintf(r->line + strlen(r->line), sizeof(r->line) - strlen(r->line),
 			 " (extrapolated from %.1f%% of the messages, 95%% CI +-%.3f s)",
 			 100 * r->sample.simulated_fraction, r->sample.ci_seconds);

@@ -17,6 +17,8 @@ struct workload_result {
 	bool finished;		/* the workload ran to its end */
 	double sim_seconds;	/* the time it measures itself */
 	char line[128];		/* its own report line, e.g. "Time: 17.512" */
+	char stopped[320];	/* why it stopped early, as the program would exit on an
+				 * error (hackbench's barf()); "" if it did not */
 	cJSON *extra;		/* workload-specific JSON fields (owned by the caller) */
 	struct steady_outcome sample;	/* sample=: what was simulated, what extrapolated */
 };

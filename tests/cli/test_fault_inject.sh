@@ -68,13 +68,21 @@ json "$TMP/hbY.json" "d['faults']['failslab']['injected'] == 0 and d['faults']['
 	--quiet > /dev/null 2>&1 || fail "trace record of netperf failed"
 grep -q "gfp_flags=GFP_ATOMIC" "$TMP/tcp.trace" || fail "no GFP_ATOMIC allocation in netperf's trace"
 grep -q "gfp_flags=GFP_KERNEL" "$TMP/tcp.trace" || fail "no GFP_KERNEL allocation in netperf's trace"
-# hackbench exits on a failed write (barf("SENDER: write")), as it does
-expect_exit 1 "hackbench: SENDER: write: No buffer space available (an skb allocation failed: failslab injected 1" \
-	"$SLABSIM" run -m tigerton -p slub -w 'hackbench 10 process 20' failslab=1,100,0,1 $WAIT
+# a sender exits on a failed write (barf("SENDER: write")), as it does; the
+# run says so beside the allocator's invariants, which are still checked
+expect_exit 1 "stopped early: hackbench: SENDER: write: No buffer space available (an skb allocation failed; by then failslab had injected 1 failure," \
+	"$SLABSIM" run -m tigerton -p slub -w 'hackbench 10 process 20' failslab=1,100,0,1 $WAIT \
+	--json "$TMP/barf.json"
+grep -qx "invariants: ok" "$TMP/out" || fail "the allocator's invariants are not reported after the early exit"
+grep -qF "slabsim: the workload stopped early (the allocator's invariants hold)" "$TMP/out" ||
+	fail "no closing line for the early exit"
+json "$TMP/barf.json" "d['invariants'] == 'ok' and d['stopped'].startswith('hackbench: SENDER: write') and not d['result']['finished']"
+json "$TMP/barf.json" "d['faults']['failslab']['injected'] >= 1"
 # memory that runs out for real (the issue's node_mem_mb=64) says so
-expect_exit 1 "and the page allocator found no free block" "$SLABSIM" run -m tigerton -p slub \
+expect_exit 1 "and the page allocator had found no free block" "$SLABSIM" run -m tigerton -p slub \
 	-w 'hackbench 100 process 20' node_mem_mb=64
 grep -q "^page allocator: no free block [1-9]" "$TMP/out" || fail "no page allocator line"
+grep -qx "invariants: ok" "$TMP/out" || fail "out of memory: the allocator's invariants are not reported"
 # bad specifications: one message, exit 2, before the run
 for bad in 1,10 0,10,0,1 1,101,0,1 1,10,0,-2 x; do
 	expect_exit 2 "failslab=$bad: " "$SLABSIM" run -m tigerton -p slub -w 'hackbench 1 process 1' \
