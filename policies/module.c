@@ -44,16 +44,22 @@ int slab_policy_validate(const struct slab_policy *p, const char *where, struct 
 		return sim_fail(err, "%s was built against other slabsim headers (structure "
 				"layout %#x, this slabsim %#x): rebuild it with 'make policy "
 				"SRC=...'", where, p->abi, SLAB_POLICY_ABI_ALL);
-	for (const struct cost_def *c = p->costs; c && c->name; c++)
+	if (!p->name || !*p->name || strlen(p->name) > 31 ||
+	    strspn(p->name, "abcdefghijklmnopqrstuvwxyz0123456789_-") != strlen(p->name))
+		return sim_fail(err, "%s: its name must be 1 to 31 characters of a-z, 0-9, _ "
+				"and -", where);
+	size_t own = strlen(p->name);	/* a cost entry is the policy's: "NAME.what" */
+	for (const struct cost_def *c = p->costs; c && c->name; c++) {
 		if (!*c->name || !strchr(c->name, '.') || strlen(c->name) > 47 ||
 		    !(c->cycles >= 0 && c->cycles <= 1e7) || !c->source || !*c->source)
 			return sim_fail(err, "%s: cost entry '%s': a name with a dot (\"mine.push\") "
 					"of at most 47 characters, 0 to 1e7 cycles and a source",
 					where, c->name);
-	if (!p->name || !*p->name || strlen(p->name) > 31 ||
-	    strspn(p->name, "abcdefghijklmnopqrstuvwxyz0123456789_-") != strlen(p->name))
-		return sim_fail(err, "%s: its name must be 1 to 31 characters of a-z, 0-9, _ "
-				"and -", where);
+		if (strncmp(c->name, p->name, own) || c->name[own] != '.')
+			return sim_fail(err, "%s (policy %s): cost entry '%s' must start with "
+					"'%s.', the policy's own name (rename it with the policy)",
+					where, p->name, c->name, p->name);
+	}
 	if (!p->description)
 		return sim_fail(err, "%s (policy %s): no description", where, p->name);
 	const struct {

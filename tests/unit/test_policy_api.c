@@ -134,6 +134,17 @@ static void test_param_table_defects(void **state)
 	p.params = ok;
 	struct sim_err err;
 	assert_int_equal(slab_policy_validate(&p, "module x.so", &err), 0);
+	/* a cost entry carries the policy's name: a copy that kept another's is refused */
+	const struct cost_def theirs[] = { { "remote_batch.remote_push", 6, "est: x" }, { NULL } };
+	p.costs = theirs;
+	assert_int_equal(slab_policy_validate(&p, "module x.so", &err), -1);
+	assert_non_null(strstr(err.msg, "cost entry 'remote_batch.remote_push' must start with 'slqb.'"));
+	const struct cost_def prefix[] = { { "slqbx.push", 6, "est: x" }, { NULL } };
+	p.costs = prefix;
+	assert_int_equal(slab_policy_validate(&p, "module x.so", &err), -1);
+	const struct cost_def mine[] = { { "slqb.push", 6, "est: x" }, { NULL } };
+	p.costs = mine;
+	assert_int_equal(slab_policy_validate(&p, "module x.so", &err), 0);
 }
 
 static void test_lookup(void **state)
