@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "engine/host_limit.h"
+#include "engine/suggest.h"
 
 int cli_getopt(const char *cmd, int argc, char **argv, const char *shortopts,
 	       const struct option *longopts)
@@ -19,8 +20,18 @@ int cli_getopt(const char *cmd, int argc, char **argv, const char *shortopts,
 	int c = getopt_long(argc, argv, opts, longopts, NULL);
 	if (c == '?') {
 		const char *bad = argv[optind - 1];
-		cli_usage_error("%s: unknown option '%s' (slabsim %s --help)", cmd,
-				bad && bad[0] == '-' ? bad : "?", cmd);
+		char near[96] = "";
+		if (bad && !strncmp(bad, "--", 2)) {	/* the nearest of the long options */
+			char names[1024] = "";
+			for (const struct option *o = longopts; o && o->name; o++)
+				snprintf(names + strlen(names), sizeof(names) - strlen(names), "--%s ",
+					 o->name);
+			char word[96];
+			snprintf(word, sizeof(word), "%.*s", (int)strcspn(bad, "="), bad);
+			suggest_near(word, names, near, sizeof(near));
+		}
+		cli_usage_error("%s: unknown option '%s'%s (slabsim %s --help)", cmd,
+				bad && bad[0] == '-' ? bad : "?", near, cmd);
 		return CLI_OPT_ERROR;
 	}
 	if (c == ':') {

@@ -29,7 +29,8 @@ static const char run_help[] =
 	"perf-report-style profile by kernel symbol. Invariants are checked at the end.\n"
 	"\n"
 	"  -m, --machine NAME   a machine of `slabsim list machines`, or a JSON file path\n"
-	"  -p, --policy NAME    an allocator of `slabsim list policies`\n"
+	"  -p, --policy NAME    an allocator of `slabsim list policies` (lockbench and\n"
+	"                       pingpong allocate nothing: slub if it is left out)\n"
 	"  -w, --workload CMD   the workload's command line, e.g. 'hackbench 100 process 2000'\n"
 	"  NAME=VALUE           any kernel, policy or workload parameter, e.g.\n"
 	"                       slub_min_objects=8 slub_max_order=3 kernel=2.6.25 loops=200\n"
@@ -202,6 +203,14 @@ static int parse_run_args(int argc, char **argv, bool record, struct run_args *a
 	}
 	if (!a->help && record && !a->record)
 		return cli_usage_error("trace record: -o FILE is required (slabsim trace --help)");
+	if (!a->help && !a->cfg.policy && a->cfg.workload) {	/* no allocator runs: any will do */
+		char name[32];
+		snprintf(name, sizeof(name), "%.*s", (int)strcspn(a->cfg.workload, " \t"),
+			 a->cfg.workload);
+		const struct workload *w = workload_find(name);
+		if (w && w->allocates_nothing)
+			a->cfg.policy = "slub";
+	}
 	if (!a->help && (!a->cfg.machine || !a->cfg.policy || !a->cfg.workload))
 		return cli_usage_error("%s: -m MACHINE, -p POLICY and -w WORKLOAD are required "
 				       "(slabsim %s --help)", cmd, record ? "trace" : "run");

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "engine/suggest.h"
 #include "report/report.h"
 
 static const char usage[] =
@@ -18,7 +19,7 @@ static const char usage[] =
 	"          [--shard I/N]: every run of an experiment, summary with 95% CIs, plots\n"
 	"  merge   DIR... --out DIR: join the results folders of an experiment's shards\n"
 	"  plot    RESULTS [--format png|svg]: draw a results folder's plots\n"
-	"  list    machines|policies|workloads|params\n"
+	"  list    machines|policies|workloads|params | costs -m MACHINE\n"
 	"  show    machine NAME | policy NAME [-m MACHINE] [NAME=VALUE ...] [--json FILE]\n"
 	"  trace   record -o FILE [run options]: a run's kmem events as an ftrace trace\n"
 	"          replay FILE -m MACHINE -p POLICY: replay a captured kmem trace\n"
@@ -67,6 +68,8 @@ int main(int argc, char **argv)
 		return cmd_calibrate(argc - 1, argv + 1);
 	if (!strcmp(cmd, "tune"))
 		return cmd_tune(argc - 1, argv + 1);
-	return cli_usage_error("unknown command '%s'; commands: run sweep merge plot list show trace bench validate diff calibrate tune "
-			       "(slabsim --help)", cmd);
+	const char *commands = "run sweep merge plot list show trace bench validate diff calibrate tune";
+	char near[96];
+	return cli_usage_error("unknown command '%s'%s; commands: %s (slabsim --help)", cmd,
+			       suggest_near(cmd, commands, near, sizeof(near)), commands);
 }

@@ -2,6 +2,7 @@
 #include "json_in.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -53,12 +54,7 @@ cJSON *json_read_file(const char *path, struct sim_err *err)
 	buf[n] = 0;
 	cJSON *root = cJSON_ParseWithLength(buf, n);
 	if (!root) {
-		const char *at = cJSON_GetErrorPtr();
-		int line = 1;
-		if (at && at >= buf && at <= buf + n)
-			for (const char *p = buf; p < at; p++)
-				line += *p == '\n';
-		sim_fail(err, "%s:%d: malformed JSON", path, line);
+		json_parse_error(err, path, buf, n);
 	} else if (!cJSON_IsObject(root)) {
 		sim_fail(err, "%s: expected a JSON object at the top level", path);
 		cJSON_Delete(root);
@@ -151,3 +147,26 @@ bool json_key_listed(const char *valid, const char *key)
 			return true;
 	return false;
 }
+
+int json_parse_error(struct sim_err *err, const char *path, const char *text, size_t len)
+{
+	const char *at = cJSON_GetErrorPtr(), *bol = text;
+	int line = 1;
+	if (!at || at < text || at > text + len)
+		at = text;
+	bool ended = !at[strspn(at, " \t\r\n")];
+	while (ended && at > text && strchr(" \t\r\n", at[-1]))
+		at--;	/* where the text stopped, not its trailing blanks */
+	for (const char *p = text; p < at; p++)
+		if (*p == '\n') {
+			line++;
+			bol = p + 1;
+		}
+	int col = (int)(at - bol) + 1, show = (int)strcspn(at, "\n");
+	if (ended)
+		return sim_fail(err, "%s: line %d, column %d: not valid JSON (it ends too soon)",
+				path, line, col);
+	return sim_fail(err, "%s: line %d, column %d: not valid JSON (from '%.*s')", path, line,
+			col, show < 16 ? show : 16, at);
+}
+

@@ -22,6 +22,10 @@ const char *data_dirs(const char *env, const char *sub, char *buf, size_t size);
 /* Parse a whole file; on failure err says where. Free with cJSON_Delete. */
 cJSON *json_read_file(const char *path, struct sim_err *err);
 
+/* After cJSON could not parse TEXT (LEN bytes) of PATH: "PATH: line L,
+ * column C: not valid JSON (from '...')", where its parser stopped; -1. */
+int json_parse_error(struct sim_err *err, const char *path, const char *text, size_t len);
+
 /* A required member of `obj`; `where` is the path used in messages. */
 cJSON *json_member(const char *file, const cJSON *obj, const char *where,
 		   const char *key, struct sim_err *err);

@@ -166,13 +166,8 @@ int experiment_parse(struct experiment *e, const char *path, const char *text,
 	e->path = exp_dup(e, path);
 	e->text = exp_dup(e, text);
 	cJSON *root = cJSON_Parse(text);
-	if (!root) {
-		const char *at = cJSON_GetErrorPtr();
-		int line = 1;
-		for (const char *p = text; at && p < at; p++)
-			line += *p == '\n';
-		return sim_fail(err, "%s: line %d: not valid JSON", path, line);
-	}
+	if (!root)
+		return json_parse_error(err, path, text, strlen(text));
 	int rc = -1;
 	double reps = 1, seed = 1;
 	if (exp_check_keys(&c, root, "", "name question machines policies workloads fixed axes "

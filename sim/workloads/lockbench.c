@@ -244,5 +244,6 @@ const struct workload lockbench_workload = {
 	.start = lb_start,
 	.result = lb_result,
 	.check = lb_check,
+	.allocates_nothing = true,
 	.destroy = lb_destroy,
 };

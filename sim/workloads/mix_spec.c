@@ -311,14 +311,8 @@ int mix_spec_parse(struct mix_spec *s, const char *file, const char *text, size_
 	if (!len)
 		return bad(&c, "", "empty (expected a JSON object {\"caches\": [...]})");
 	cJSON *root = cJSON_ParseWithLength(text, len);
-	if (!root) {
-		const char *at = cJSON_GetErrorPtr();
-		int line = 1;
-		if (at && at >= text && at <= text + len)
-			for (const char *p = text; p < at; p++)
-				line += *p == '\n';
-		return sim_fail(err, "%s:%d: malformed JSON", file, line);
-	}
+	if (!root)
+		return json_parse_error(err, file, text, len);
 	int rc = cJSON_IsObject(root) ? read_spec(&c, root, s)
 		: bad(&c, "", "expected a JSON object {\"caches\": [...]} at the top level");
 	cJSON_Delete(root);

@@ -321,6 +321,7 @@ const struct workload pingpong_workload = {
 	.start = pp_start,
 	.result = pp_result,
 	.check = pp_check,
+	.allocates_nothing = true,
 	.plot = pp_plot,
 	.destroy = pp_destroy,
 };

@@ -40,6 +40,8 @@ struct workload {
 	const char *description;
 	const char *usage;		/* the command line it accepts */
 	const struct param_def *params;	/* ends with { NULL } */
+	bool allocates_nothing;		/* no slab allocation: any policy will do (run's -p
+					 * may be left out) */
 	/* argv[1..argc-1] of -w 'name args...' into ps (as user values). */
 	int (*parse_cmdline)(struct param_set *ps, int argc, char **argv, struct sim_err *err);
 	int (*start)(struct kernel *k, const struct param_set *ps, void **state,

@@ -9,6 +9,12 @@ expect_exit 2 "unknown policy 'slob' (did you mean 'slab'?); valid policies: sla
 expect_exit 2 "unknown workload 'dbench'; valid workloads: hackbench" $RUN dbench
 expect_exit 2 "unknown parameter 'slub_max_objects' (did you mean 'slub_min_objects'?); valid names:" $RUN "$W" slub_max_objects=8
 grep -q "slub_min_objects" "$TMP/out" || fail "unknown parameter: valid names not listed"
+# a mistyped command or option: the nearest valid one
+expect_exit 2 "unknown command 'runn' (did you mean 'run'?); commands: run sweep" "$SLABSIM" runn
+expect_exit 2 "run: unknown option '--jsn' (did you mean '--json'?)" $RUN "$W" --jsn x.json
+expect_exit 2 "sweep: unknown option '--replicats=3' (did you mean '--replicates'?)" \
+	"$SLABSIM" sweep configs/tigerton-c1.json --replicats=3
+expect_exit 2 "run: unknown option '--frobnicate' (slabsim run --help)" $RUN "$W" --frobnicate
 expect_exit 2 "slub_min_objects=-3: out of range" $RUN "$W" slub_min_objects=-3
 expect_exit 2 "slub_min_objects=eight: not an integer" $RUN "$W" slub_min_objects=eight
 expect_exit 2 "loops=0: out of range" $RUN "hackbench 1 process 0"
@@ -31,7 +37,7 @@ expect_exit 2 "cannot write" $RUN "$W" --json /nonexistent/dir/out.json
 
 # machine files: malformed, incomplete, inconsistent, and a path that is not there
 printf '{ "name": "broken", \n "description": ' > "$TMP/malformed.json"
-expect_exit 2 "malformed.json:2: malformed JSON" "$SLABSIM" run -m "$TMP/malformed.json" -p slub -w "$W"
+expect_exit 2 "malformed.json: line 2, column 16: not valid JSON (it ends too soon)" "$SLABSIM" run -m "$TMP/malformed.json" -p slub -w "$W"
 sed 's/"atomic_cycles": 20,//' machines/tigerton.json > "$TMP/incomplete.json"
 expect_exit 2 "incomplete.json: missing field 'atomic_cycles'" \
 	"$SLABSIM" run -m "$TMP/incomplete.json" -p slub -w "$W"

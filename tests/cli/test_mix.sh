@@ -89,7 +89,7 @@ bad "caches[0].size: must be 1 to 4194304 bytes (4 MiB), not 0" "{\"caches\": [{
 bad "caches[0].size: must be 1 to 4194304 bytes (4 MiB), not 4194305" "{\"caches\": [{\"name\": \"a\", \"size\": 4194305, \"rate\": 1, $L}]}"
 bad "caches: empty" '{"caches": []}'
 printf '{"caches": [\n,]}' > "$TMP/bad.json"
-expect_exit 2 "$TMP/bad.json:2: malformed JSON" "$SLABSIM" run -m core2-ep -p slub -w "mix $TMP/bad.json"
+expect_exit 2 "$TMP/bad.json: line 2, column 1: not valid JSON (from ',]}')" "$SLABSIM" run -m core2-ep -p slub -w "mix $TMP/bad.json"
 expect_exit 2 "$TMP/none.json: cannot read" "$SLABSIM" run -m core2-ep -p slub -w "mix $TMP/none.json"
 expect_exit 2 "mix: no description file" "$SLABSIM" run -m core2-ep -p slub -w mix
 expect_exit 2 "mix: unexpected argument 'b'" "$SLABSIM" run -m core2-ep -p slub -w "mix a b"

@@ -122,7 +122,7 @@ bad "machines[0]: unknown machine" "{ \"name\": \"b\", \"machines\": [\"pdp11\"]
 bad "policies[0]: unknown policy" "{ \"name\": \"b\", \"machines\": [\"tigerton\"], \"policies\": [\"slob\"], \"workloads\": [\"hackbench\"] }"
 bad "unknown variable" "{ $OK, \"fixed\": { \"slub_min_objects\": \"=2*cpus_per_socket\" } }"
 bad "label '4' repeats" "{ $OK, \"axes\": [ { \"param\": \"loops\", \"values\": [4, 4] } ] }"
-bad "not valid JSON" "{ $OK, "
+bad "line 1, column" "{ $OK, "
 bad "name: use letters" "{ \"name\": \"../up\", \"machines\": [\"tigerton\"] }"
 bad "name: missing" "{ \"machines\": [\"tigerton\"] }"
 expect_exit 2 "command line 'nosuch=1': unknown parameter" "$SLABSIM" sweep "$EXP" nosuch=1 --out "$TMP/badout"

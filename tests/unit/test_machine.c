@@ -120,7 +120,7 @@ static void test_bad_files(void **state)
 {
 	(void)state;
 	/* malformed JSON, with its line */
-	expect_refused("\"atomic_cycles\": 20,", "\"atomic_cycles\": 20,,", "malformed JSON");
+	expect_refused("\"atomic_cycles\": 20,", "\"atomic_cycles\": 20,,", "not valid JSON");
 	/* a missing field */
 	expect_refused("\"atomic_cycles\": 20,", "", "missing field 'atomic_cycles'");
 	expect_refused("\"remote\": 250", "\"remotes\": 250", "memory_cycles.remote");

@@ -91,8 +91,8 @@ static void test_example_files(void **state)
 static const struct {
 	const char *text, *msg;
 } bad[] = {
-	{ "{\"caches\": [", "my.json:1: malformed JSON" },
-	{ "{\"caches\": [\n{\"name\": \"a\",}]}", "my.json:2: malformed JSON" },
+	{ "{\"caches\": [", "my.json: line 1, column 12: not valid JSON" },
+	{ "{\"caches\": [\n{\"name\": \"a\",}]}", "my.json: line 2, column 15: not valid JSON (from ']}')" },
 	{ "", "my.json: empty" },
 	{ "[1]", "my.json: expected a JSON object" },
 	{ "{}", "my.json: caches: missing" },
