@@ -549,6 +549,16 @@ static int print_table(FILE *f, const struct val_row *rows, int n, int failed_ru
 			 r->lo / r->ch->published <= r->ch->high;
 	}
 	fprintf(f, "%d of %d checks inside their bands", pass, n);
+	for (int i = 0, said = 0; i < n; i++) {	/* the cases outside, each once */
+		if (i && rows[i - 1].vc == rows[i].vc)
+			continue;
+		int out = 0;
+		for (int j = i; j < n && rows[j].vc == rows[i].vc; j++)
+			out += !rows[j].pass;
+		if (out)
+			fprintf(f, out > 1 ? "%s%s (%d)" : "%s%s", said++ ? ", " : "; outside: ",
+				rows[i].vc->name, out);
+	}
 	if (reach)
 		fprintf(f, "; the 95%% CI of %d of the %d outside reaches into the band", reach,
 			n - pass);

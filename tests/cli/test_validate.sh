@@ -169,6 +169,9 @@ c = {"case": "T1", "title": "pingpong smt", "citation": "a test", "quick": True,
 json.dump(c, open(sys.argv[1] + "/ok.json", "w"))
 c["checks"][0]["published"] = 71
 json.dump(c, open(sys.argv[1] + "/off.json", "w"))
+two = json.loads(json.dumps(c))	# two checks outside, one inside
+two["checks"] += [dict(c["checks"][0], name="smt again"), dict(c["checks"][0], name="fine", published=7.1)]
+json.dump(two, open(sys.argv[1] + "/off2.json", "w"))
 r = json.loads(json.dumps(c))	# a ratio inside one run: other socket / SMT
 r["checks"][0].update({"path": "result.by_class.other_socket",
                        "over_path": "result.by_class.smt", "published": 10, "band": [0.1, 10]})
@@ -198,7 +201,8 @@ k = json.load(open(sys.argv[1] + "/summary.json"))['cases'][0]['checks'][0]
 c = json.loads(open(sys.argv[1] + "/T1.jsonl").readline())['result']['by_class']
 assert abs(k['simulated'] - c['other_socket'] / c['smt']) < 1e-9, (k, c)
 PY
-expect_exit 1 "0 of 1 checks inside their bands" "$SLABSIM" validate "$TMP/cases/off.json" --out "$TMP/v2" --no-plot
+expect_exit 1 "0 of 1 checks inside their bands; outside: T1" "$SLABSIM" validate "$TMP/cases/off.json" --out "$TMP/v2" --no-plot
+expect_exit 1 "1 of 3 checks inside their bands; outside: T1 (2)" "$SLABSIM" validate "$TMP/cases/off2.json" --out "$TMP/v2b" --no-plot
 expect_exit 2 "checks[0].at: matches 0 points" "$SLABSIM" validate "$TMP/cases/badat.json"
 expect_exit 2 "checks[0].band: expected [LOW, HIGH]" "$SLABSIM" validate "$TMP/cases/badband.json"
 expect_exit 2 "give either \"metric\"" "$SLABSIM" validate "$TMP/cases/both.json"
