@@ -25,7 +25,7 @@ import sys
 import tempfile
 import time
 
-READMES = ["README.md", "docs/usage.md", "docs/json.md", "docs/model.md", "docs/calibration.md",
+READMES = ["README.md", "docs/usage.md", "docs/json.md", "docs/model.md", "docs/calibration.md", "docs/hardening.md",
            "docs/architecture.md", "results/README.md", "configs/README.md",
            "policies/README.md", "validation/README.md"]
 COMMAND = re.compile(r"^(\./slabsim|slabsim|make|cp|sh|python3|tools/|configs/|mpirun|"
@@ -38,6 +38,7 @@ PLACEHOLDER = re.compile(r"\b(MACHINE|POLICY|WORKLOAD|FILE|DIR|NAME=VALUE|EXPERI
 REDUCE = [
     (r"'hackbench 100 process 2000'", "'hackbench 10 process 20'"),
     (r"'hackbench 10 process 100'", "'hackbench 4 process 20'"),
+    (r"'hackbench 100 process 100'", "'hackbench 10 process 20'"),
     (r"'slab_test run=4'", "'slab_test run=4 count=100'"),
     (r"tigerton-min-objects\.json loops=10", "tigerton-min-objects.json loops=2 --replicates 1"),
     (r"\bduration_ms=20\b", "duration_ms=5"),
