@@ -656,21 +656,23 @@ static int plot(const char *dir, const struct val_row *rows, int n, struct sim_e
 	for (int k = 0; k < nfam; k++) {
 		lo[k] = INFINITY;
 		hi[k] = 0;
-		fprintf(f, "# family %s: published simulated band_low band_high ci_low ci_high\n",
-			fam[k]);
+		fprintf(f, "# family %s: published simulated band_low band_high ci_low ci_high "
+			"outside\n", fam[k]);
 		for (int i = 0; i < n; i++) {
 			const struct val_row *r = &rows[i];
 			double p = r->ch->published;
 			if (strcmp(r->vc->family, fam[k]))
 				continue;
-			lo[k] = fmin(lo[k], p * r->ch->low);
-			hi[k] = fmax(hi[k], p * r->ch->high);
 			if (!r->have || !(r->sim > 0))
 				continue;
 			double cl = r->have_ci && r->lo > 0 ? r->lo : r->sim;
 			double ch = r->have_ci ? r->hi : r->sim;
-			fprintf(f, "%.6g %.6g %.6g %.6g %.6g %.6g\n", p, r->sim, p * r->ch->low,
-				p * r->ch->high, cl, ch);
+			/* an ordering (bounded below only) is drawn up to just past what it holds */
+			double bh = r->ch->high >= 100 ? fmax(2 * p, 1.5 * ch) : p * r->ch->high;
+			lo[k] = fmin(lo[k], p * r->ch->low);
+			hi[k] = fmax(hi[k], bh);
+			fprintf(f, "%.6g %.6g %.6g %.6g %.6g %.6g %d\n", p, r->sim, p * r->ch->low, bh,
+				cl, ch, !r->pass);
 			lo[k] = fmin(lo[k], cl);
 			hi[k] = fmax(hi[k], ch);
 		}
@@ -686,7 +688,8 @@ static int plot(const char *dir, const struct val_row *rows, int n, struct sim_e
 	int nrows = (nfam + cols - 1) / cols;
 	fprintf(g, "set terminal pngcairo size %d,%d\nset output 'validation.png'\n"
 		"set multiplot layout %d,%d title 'slabsim validate: simulated against published "
-		"(blue: acceptance bands; orange, beside: 95%% CI over the seeds)'\n"
+		"(blue: acceptance bands; orange, beside: 95%% CI over the seeds; red x: outside its "
+		"band)'\n"
 		"set logscale xy\nset format x '%%g'\nset format y '%%g'\n"
 		"set xlabel 'published'\nset ylabel 'simulated'\nunset key\n",
 		420 * cols, 360 * nrows, nrows, cols);
@@ -695,8 +698,9 @@ static int plot(const char *dir, const struct val_row *rows, int n, struct sim_e
 		fprintf(g, "set title '%s'\nset xrange [%g:%g]\nset yrange [%g:%g]\n"
 			"plot x lc rgb 'gray', 'validation.dat' index %d using 1:2:3:4 with yerrorbars "
 			"pt 7 ps 0.6 lc rgb '#0060a0', '' index %d using ($1*%g):2:5:6 with "
-			"yerrorbars pt 7 ps 0.3 lc rgb '#d06000'\n", fam[k], a, b, a, b, k, k,
-			pow(b / a, 0.012));	/* beside the band by 1.2% of the panel's width */
+			"yerrorbars pt 7 ps 0.3 lc rgb '#d06000', '' index %d using 1:($7 > 0 ? $2 : 1/0) "
+			"with points pt 2 ps 1.8 lw 2 lc rgb '#d00000'\n", fam[k], a, b, a, b, k, k,
+			pow(b / a, 0.012), k);	/* beside the band by 1.2% of the panel's width */
 	}
 	fprintf(g, "unset multiplot\n");
 	fclose(g);

@@ -316,7 +316,9 @@ static cJSON *point_json(const struct experiment *e, int pi, cJSON *const *runs,
 				x[n] *= e->metric[m].scale, n++;
 		struct stat_summary s;
 		summary_stats(x, n, &s);
-		cJSON_AddItemToObject(ms, e->metric[m].name, stats_json(&s));
+		cJSON *o = stats_json(&s);
+		cJSON_AddItemToObject(o, "values", cJSON_CreateDoubleArray(x, n));	/* each run's */
+		cJSON_AddItemToObject(ms, e->metric[m].name, o);
 	}
 	add_parts(pt, "profile", syms, nsyms, runs, first, reps, false, true);
 	add_parts(pt, "lock_wait", locks, nlocks, runs, first, reps, true, false);
@@ -345,6 +347,17 @@ cJSON *summary_build(const struct experiment *e, cJSON *const *runs)
 	cJSON_AddNumberToObject(s, "runs_done", done);
 	cJSON_AddNumberToObject(s, "runs_failed", failed);
 	cJSON_AddItemToObject(s, "overrides", experiment_overrides_json(e));
+	cJSON *fixed = cJSON_AddArrayToObject(s, "fixed");	/* the file's, as NAME=VALUE */
+	for (int i = 0; i < e->nfixed; i++) {
+		bool overridden = false;
+		for (int j = 0; j < e->noverrides; j++)
+			overridden |= !strcmp(e->overrides[j].name, e->fixed[i].name);
+		if (overridden)	/* the override says its value */
+			continue;
+		char nv[256];
+		snprintf(nv, sizeof(nv), "%s=%s", e->fixed[i].name, e->fixed[i].value);
+		cJSON_AddItemToArray(fixed, cJSON_CreateString(nv));
+	}
 	cJSON *dims = cJSON_AddArrayToObject(s, "dimensions");
 	for (int d = 0; d < e->ndims; d++) {
 		cJSON *o = cJSON_CreateObject();

@@ -13,7 +13,7 @@
 
 #define MAX_DIMS 10
 #define MAX_SERIES 64
-#define MAX_PROFILE_POINTS 60
+#define MAX_PROFILE_POINTS 120
 
 struct layout {
 	const char *dir, *format;
@@ -24,10 +24,14 @@ struct layout {
 	int xdim, sdims[MAX_DIMS], nsdims, nseries;
 	int (*idx)[MAX_DIMS];		/* per point: its value in each dimension */
 	int *series;			/* per point: its series */
-	char title[1024];
+	char title[1024];	/* the experiment and what every point shares */
 	char term[128];
-	int reps;		/* replicates per point */
+	int reps;		/* replicates per point (the most, with a CI target) */
+	int nmin;		/* the fewest runs of any point: CIs are drawn from 3 */
+	bool runs;		/* the summary has each run's values (the dots) */
 };
+
+#define CI_MIN_RUNS 3	/* with 2 a 95% CI is +-9 sd: the runs are drawn instead */
 
 /* o.k, NULL if it is missing. */
 static const cJSON *get(const cJSON *o, const char *k)
@@ -54,18 +58,22 @@ static const char *value_label(const struct layout *l, int d, int i)
 	return cJSON_GetArrayItem(get(l->dim[d], "values"), i)->valuestring;
 }
 
-/* A string as a gnuplot double-quoted string's contents. */
+/* A string as a gnuplot double-quoted string's contents (a newline as \\n). */
 static void gp_str(FILE *f, const char *s)
 {
 	for (; *s; s++) {
+		if (*s == '\n') {
+			fputs("\\n", f);
+			continue;
+		}
 		if (*s == '"' || *s == '\\')
 			fputc('\\', f);
 		fputc(*s, f);
 	}
 }
 
-/* Series S's legend: its value in each series dimension, comma-separated ("all" if there
- * are none). */
+/* Series S's legend: its value in each series dimension, comma-separated ("" if there
+ * are none: one line needs no legend). */
 static void series_name(const struct layout *l, int s, char *out, size_t size)
 {
 	int v[MAX_DIMS];
@@ -78,8 +86,6 @@ static void series_name(const struct layout *l, int s, char *out, size_t size)
 	for (int k = 0; k < l->nsdims && len < size; k++)
 		len += (size_t)snprintf(out + len, size - len, "%s%s", k ? ", " : "",
 					value_label(l, l->sdims[k], v[k]));
-	if (!l->nsdims)
-		snprintf(out, size, "%s", "all");
 }
 
 /* The layout from the summary: the x dimension, the series dimensions, the title (the
@@ -123,17 +129,19 @@ static int layout_build(struct layout *l, const cJSON *summary, struct sim_err *
 				"experiment a \"plot\": {\"x\": ...} or fewer values", l->nseries,
 				MAX_SERIES);
 	const cJSON *reps = get(summary, "replicates");
-	char over[256] = "";
+	char set[512] = "";	/* the file's fixed parameters, then the overrides */
 	const cJSON *o;
-	cJSON_ArrayForEach(o, get(summary, "overrides")) {
-		size_t len = strlen(over);
-		if (cJSON_IsString(o))
-			snprintf(over + len, sizeof(over) - len, "%s%s", len ? " " : ", ",
-				 o->valuestring);
-	}
-	snprintf(l->title, sizeof(l->title), "%s%s%s%s", get(summary, "experiment")->valuestring,
-		 *fixed ? ": " : "", fixed, over);
+	for (int k = 0; k < 2; k++)
+		cJSON_ArrayForEach(o, get(summary, k ? "overrides" : "fixed")) {
+			size_t len = strlen(set);
+			if (cJSON_IsString(o))
+				snprintf(set + len, sizeof(set) - len, "%s%s", len ? " " : "",
+					 o->valuestring);
+		}
+	snprintf(l->title, sizeof(l->title), "%s%s%s%s%s", get(summary, "experiment")->valuestring,
+		 *fixed ? ": " : "", fixed, *set ? "\n" : "", set);
 	l->reps = reps ? reps->valueint : 1;
+	l->nmin = l->reps;
 	l->idx = calloc((size_t)l->npoints + 1, sizeof(*l->idx));
 	l->series = calloc((size_t)l->npoints + 1, sizeof(*l->series));
 	int p = 0;
@@ -208,15 +216,22 @@ static FILE *open_file(const struct layout *l, const char *name, const char *ext
 	return f;
 }
 
-/* The script's head; the title says what the bars are: 95% CIs where the
- * plot draws them (ci), else the means of the replicates. */
+/* The legend: none for a single line, else outside on the right. */
+static void key_for(const struct layout *l, FILE *g)
+{
+	fprintf(g, "%s\n", l->nseries > 1 ? "set key outside right top" : "set key off");
+}
+
+/* The script's head; the title ends with what is drawn (`drawn`, e.g.
+ * "mean and 95% CI") and how many runs each point has. */
 static void script_head(const struct layout *l, FILE *g, const char *name, const char *what,
-			bool ci)
+			const char *drawn)
 {
 	fprintf(g, "# slabsim: %s. Edit and re-run: gnuplot %s.gp (in this folder)\n", what, name);
 	fprintf(g, "set terminal %s\nset output '%s.%s'\nset termoption noenhanced\n", l->term,
 		name, l->format);
-	fprintf(g, "set datafile missing '?'\nset grid\nset key outside right top\n");
+	fprintf(g, "set datafile missing '?'\nset grid\n");
+	key_for(l, g);
 	/* ten distinct colours, so stacked profile segments never share one */
 	static const char *const colours[] = { "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728",
 		"#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22", "#7f7f7f" };
@@ -225,10 +240,59 @@ static void script_head(const struct layout *l, FILE *g, const char *name, const
 	fprintf(g, "set linetype cycle 10\n");
 	fprintf(g, "set title \"");
 	gp_str(g, l->title);
-	if (ci)
-		fprintf(g, " (%d replicate%s, 95%% CI)\"\n", l->reps, l->reps == 1 ? "" : "s");
+	if (l->nmin == l->reps)
+		fprintf(g, " (%d run%s a point: %s)\"\n", l->reps, l->reps == 1 ? "" : "s", drawn);
 	else
-		fprintf(g, " (mean of %d replicate%s)\"\n", l->reps, l->reps == 1 ? "" : "s");
+		fprintf(g, " (%d to %d runs a point: %s)\"\n", l->nmin, l->reps, drawn);
+}
+
+/* Whether the points have the runs for a 95% CI that means something. */
+static bool draw_ci(const struct layout *l)
+{
+	return l->nmin >= CI_MIN_RUNS;
+}
+
+/* A doubling parameter (all x > 0, spanning 8x or more) reads best on a log-2 axis. */
+static bool doubling(const struct layout *l)
+{
+	const cJSON *xs = get(l->dim[l->xdim], "x"), *x;
+	double lo = 0, hi = 0;
+	cJSON_ArrayForEach(x, xs) {
+		if (x->valuedouble <= 0)
+			return false;
+		lo = lo && lo < x->valuedouble ? lo : x->valuedouble;
+		hi = hi > x->valuedouble ? hi : x->valuedouble;
+	}
+	return lo > 0 && hi / lo >= 8;
+}
+
+/* Each run's value of a metric at a point, " X VALUE" a line, for the dots. */
+static void write_runs(FILE *f, double x, const cJSON *pt, const char *metric)
+{
+	const cJSON *v;
+	cJSON_ArrayForEach(v, get(get(get(pt, "metrics"), metric), "values"))
+		if (cJSON_IsNumber(v))
+			fprintf(f, "%.10g %.8g\n", x, v->valuedouble);
+}
+
+/* " LOW HIGH": the range of a point's runs (the mean twice if it has none). */
+static void write_range(FILE *f, const cJSON *pt, const char *metric)
+{
+	const cJSON *st = get(get(pt, "metrics"), metric), *v, *mean = get(st, "mean");
+	double lo = 0, hi = 0;
+	int n = 0;
+	cJSON_ArrayForEach(v, get(st, "values"))
+		if (cJSON_IsNumber(v)) {
+			lo = n && lo < v->valuedouble ? lo : v->valuedouble;
+			hi = n && hi > v->valuedouble ? hi : v->valuedouble;
+			n++;
+		}
+	if (!n && cJSON_IsNumber(mean))
+		lo = hi = mean->valuedouble;
+	if (!n && !cJSON_IsNumber(mean))
+		fputs(" ? ?", f);
+	else
+		fprintf(f, " %.8g %.8g", lo, hi);
 }
 
 /* Run gnuplot on NAME.gp in the plot folder. */
@@ -239,53 +303,117 @@ static int run_gnuplot(const struct layout *l, const char *name, struct sim_err 
 	return plot_run_in(l->dir, script, err);
 }
 
-/* A metric against x: lines with error bars (numeric x) or clustered bars
- * with error bars (categories). */
+/* The data of a metric against a numeric x: a block per line (x, mean,
+ * ci95), then a block per line of its runs (x, value), for the dots. */
+static void metric_data_numeric(const struct layout *l, FILE *d, const char *metric)
+{
+	const cJSON *xs = get(l->dim[l->xdim], "x");
+	char sname[512];
+	for (int k = 0; k < 2; k++)
+		for (int s = 0; s < l->nseries; s++) {
+			series_name(l, s, sname, sizeof(sname));
+			fprintf(d, "%s# %s%s\n# %s %s\n", k || s ? "\n\n" : "", sname,
+				k ? ": each run" : "", dim_name(l, l->xdim),
+				k ? "value" : "mean ci95");
+			for (int xi = 0; xi < l->nvals[l->xdim]; xi++) {
+				const cJSON *pt = point_at(l, s, xi);
+				double x = cJSON_GetArrayItem(xs, xi)->valuedouble;
+				if (pt && k)
+					write_runs(d, x, pt, metric);
+				if (pt && !k) {
+					fprintf(d, "%.10g", x);
+					write_stat(d, pt, metric);
+					fputc('\n', d);
+				}
+			}
+		}
+}
+
+/* The data of a metric against categories: a row per x value, and per line
+ * its mean, ci95 and the range of its runs. */
+static void metric_data_bars(const struct layout *l, FILE *d, const char *metric)
+{
+	fprintf(d, "# %s, then mean, ci95, lowest and highest run of each line\n",
+		dim_name(l, l->xdim));
+	for (int xi = 0; xi < l->nvals[l->xdim]; xi++) {
+		fputc('"', d);
+		gp_str(d, value_label(l, l->xdim, xi));
+		fputc('"', d);
+		for (int s = 0; s < l->nseries; s++) {
+			const cJSON *pt = point_at(l, s, xi);
+			if (pt) {
+				write_stat(d, pt, metric);
+				write_range(d, pt, metric);
+			} else {
+				fputs(" ? ? ? ?", d);
+			}
+		}
+		fputc('\n', d);
+	}
+}
+
+/* The plot command of a metric against a numeric x: each line its mean
+ * (with 95% CIs from CI_MIN_RUNS runs), and each run as a dot of its colour. */
+static void metric_plot_numeric(const struct layout *l, FILE *g, const char *name)
+{
+	char sname[512];
+	fprintf(g, "plot ");
+	for (int s = 0; s < l->nseries; s++) {
+		series_name(l, s, sname, sizeof(sname));
+		fprintf(g, "%s'%s.dat' index %d using 1:2%s with %s %s title \"",
+			s ? ", \\\n     " : "", name, s, draw_ci(l) ? ":3" : "",
+			draw_ci(l) ? "yerrorlines" : "linespoints", line_style(l, s));
+		gp_str(g, sname);
+		fprintf(g, "\"");
+		if (l->runs)
+			fprintf(g, ", \\\n     '' index %d using 1:2 with points pt 6 ps 0.5 lc %d "
+				"notitle", l->nseries + s, s % 10 + 1);
+	}
+	fprintf(g, "\n");
+}
+
+/* The plot command of a metric against categories: clustered bars, the
+ * error bar a 95% CI from CI_MIN_RUNS runs, else the range of the runs. */
+static void metric_plot_bars(const struct layout *l, FILE *g, const char *name)
+{
+	char sname[512];
+	fprintf(g, "set style data histograms\nset style histogram errorbars gap 1 lw 1\n"
+		"set style fill solid 0.6 border -1\nset xtics rotate by -30\n");
+	fprintf(g, "plot ");
+	for (int s = 0; s < l->nseries; s++) {
+		series_name(l, s, sname, sizeof(sname));
+		int c = 2 + 4 * s;
+		if (draw_ci(l))
+			fprintf(g, "%s'%s.dat' using %d:%d%s title \"", s ? ", \\\n     " : "", name,
+				c, c + 1, s ? "" : ":xtic(1)");
+		else
+			fprintf(g, "%s'%s.dat' using %d:%d:%d%s title \"", s ? ", \\\n     " : "",
+				name, c, c + 2, c + 3, s ? "" : ":xtic(1)");
+		gp_str(g, sname);
+		fprintf(g, "\"");
+	}
+	fprintf(g, "\n");
+}
+
+/* A metric against x: lines (numeric x) or clustered bars (categories). */
 static int plot_metric(const struct layout *l, const char *name, const char *metric,
 		       const char *ylabel, bool logx, bool logy, struct sim_err *err)
 {
 	bool numeric = cJSON_IsTrue(get(l->dim[l->xdim], "numeric"));
-	const cJSON *xs = get(l->dim[l->xdim], "x");
-	int nx = l->nvals[l->xdim];
 	FILE *d = open_file(l, name, "dat", err);
 	if (!d)
 		return -1;
-	char sname[512];
-	if (numeric) {
-		for (int s = 0; s < l->nseries; s++) {
-			series_name(l, s, sname, sizeof(sname));
-			fprintf(d, "%s# %s\n# %s mean ci95\n", s ? "\n\n" : "", sname,
-				dim_name(l, l->xdim));
-			for (int xi = 0; xi < nx; xi++) {
-				const cJSON *pt = point_at(l, s, xi);
-				if (!pt)
-					continue;
-				fprintf(d, "%.10g", cJSON_GetArrayItem(xs, xi)->valuedouble);
-				write_stat(d, pt, metric);
-				fputc('\n', d);
-			}
-		}
-	} else {
-		fprintf(d, "# %s, then mean and ci95 of each line\n", dim_name(l, l->xdim));
-		for (int xi = 0; xi < nx; xi++) {
-			fputc('"', d);
-			gp_str(d, value_label(l, l->xdim, xi));
-			fputc('"', d);
-			for (int s = 0; s < l->nseries; s++) {
-				const cJSON *pt = point_at(l, s, xi);
-				if (pt)
-					write_stat(d, pt, metric);
-				else
-					fputs(" ? ?", d);
-			}
-			fputc('\n', d);
-		}
-	}
+	if (numeric)
+		metric_data_numeric(l, d, metric);
+	else
+		metric_data_bars(l, d, metric);
 	fclose(d);
 	FILE *g = open_file(l, name, "gp", err);
 	if (!g)
 		return -1;
-	script_head(l, g, name, ylabel, true);
+	script_head(l, g, name, ylabel, draw_ci(l) ? "mean and 95% CI"
+		    : numeric && l->runs ? "the mean, and each run as a dot"
+		    : numeric ? "the mean" : "the mean, and the range of the runs");
 	fprintf(g, "set xlabel \"");
 	gp_str(g, dim_label(l, l->xdim));
 	fprintf(g, "\"\nset ylabel \"");
@@ -293,29 +421,12 @@ static int plot_metric(const struct layout *l, const char *name, const char *met
 	fprintf(g, "\"\n%s\n", logy ? "set logscale y" : "set yrange [0:*]");
 	if (numeric) {
 		fprintf(g, "set autoscale xfix\nset offsets graph 0.03, graph 0.03, 0, 0\n");
-		if (logx)
+		if (logx || doubling(l))
 			fprintf(g, "set logscale x 2\n");
-		fprintf(g, "plot ");
-		for (int s = 0; s < l->nseries; s++) {
-			series_name(l, s, sname, sizeof(sname));
-			fprintf(g, "%s'%s.dat' index %d using 1:2:3 with yerrorlines %s title \"",
-				s ? ", \\\n     " : "", name, s, line_style(l, s));
-			gp_str(g, sname);
-			fprintf(g, "\"");
-		}
+		metric_plot_numeric(l, g, name);
 	} else {
-		fprintf(g, "set style data histograms\nset style histogram errorbars gap 1 lw 1\n"
-			"set style fill solid 0.6 border -1\nset xtics rotate by -30\n");
-		fprintf(g, "plot ");
-		for (int s = 0; s < l->nseries; s++) {
-			series_name(l, s, sname, sizeof(sname));
-			fprintf(g, "%s'%s.dat' using %d:%d%s title \"", s ? ", \\\n     " : "", name,
-				2 + 2 * s, 3 + 2 * s, s ? "" : ":xtic(1)");
-			gp_str(g, sname);
-			fprintf(g, "\"");
-		}
+		metric_plot_bars(l, g, name);
 	}
-	fprintf(g, "\n");
 	fclose(g);
 	return run_gnuplot(l, name, err);
 }
@@ -330,10 +441,12 @@ static void point_label(const struct layout *l, int p, char *out, size_t size)
 			len += (size_t)snprintf(out + len, size - len, "%s%s", len ? " " : "",
 						value_label(l, i, l->idx[p][i]));
 	if (!len)
-		snprintf(out, size, "all");
+		snprintf(out, size, "the one point");
 }
 
-/* One stacked bar per point: the share of CPU time of each top symbol. */
+/* One horizontal stacked bar per point, labelled, the first point at the
+ * top: the share of all CPU time of each top symbol; the plot grows with
+ * the points so every label stays readable. */
 static int plot_profile(const struct layout *l, struct sim_err *err)
 {
 	const char *name = "profile";
@@ -364,16 +477,30 @@ static int plot_profile(const struct layout *l, struct sim_err *err)
 	FILE *g = open_file(l, name, "gp", err);
 	if (!g)
 		return -1;
-	script_head(l, g, name, "profile: share of CPU time by kernel symbol, per point", false);
-	fprintf(g, "set ylabel 'share of all CPU time (%%)'\nset yrange [0:100]\n"
-		"set style data histograms\nset style histogram rowstacked\n"
-		"set style fill solid 0.8 border -1\nset boxwidth 0.7\n"
-		"set xtics rotate by -45 font ',8'\n");
+	struct layout tall = *l;	/* 22 pixels a bar, 600 at least */
+	int height = 160 + 22 * np > 600 ? 160 + 22 * np : 600;
+	snprintf(tall.term, sizeof(tall.term), "%s size 1000,%d font '%s'",
+		 !strcmp(l->format, "png") ? "pngcairo" : "svg", height,
+		 !strcmp(l->format, "png") ? ",10" : "Sans,10");
+	script_head(&tall, g, name, "profile: share of CPU time by kernel symbol, per point",
+		    "the mean");
+	fprintf(g, "set ylabel \"");	/* what the bars' labels are */
+	for (int i = 0, said = 0; i < l->ndims; i++)
+		if (l->nvals[i] > 1) {
+			fprintf(g, "%s", said++ ? ", " : "");
+			gp_str(g, dim_name(l, i));
+		}
+	fprintf(g, "\"\n");
+	fprintf(g, "set key outside right top\nset xlabel 'share of all CPU time (%%)'\n"
+		"set xrange [0:100]\nset yrange [%d:-1] noreverse\nset ytics font ',8'\n"
+		"set style fill solid 0.85 border -1\nset grid xtics noytics\n", np);
 	if (np < l->npoints)
-		fprintf(g, "set label 1 'first %d of %d points' at graph 0.01, graph 0.97\n", np,
-			l->npoints);
-	fprintf(g, "plot for [i=2:%d] '%s.dat' using i:xtic(1) title columnheader(i)\n",
-		nsym + 1, name);
+		fprintf(g, "set label 1 'the first %d of %d points' at screen 0.01, screen 0.99 "
+			"left\n", np, l->npoints);
+	fprintf(g, "start(i) = (i > 2 ? sum [j=2:i-1] column(j) : 0)\n"
+		"plot for [i=2:%d] '%s.dat' using (start(i) + column(i) / 2):0:(start(i)):"
+		"(start(i) + column(i)):($0 - 0.38):($0 + 0.38):ytic(1) with boxxyerror "
+		"lc i-1 title columnheader(i)\n", nsym + 1, name);
 	fclose(g);
 	return run_gnuplot(l, name, err);
 }
@@ -410,17 +537,19 @@ static int plot_memory(const struct layout *l, const char *metric, const char *m
 		return -1;
 	char what[600];
 	snprintf(what, sizeof(what), "slab memory against %s (the cost of caching)", mlabel);
-	script_head(l, g, name, what, true);
+	script_head(l, g, name, what, draw_ci(l) ? "mean and 95% CIs" : "the mean");
 	fprintf(g, "set xlabel \"");
 	gp_str(g, mlabel);
-	fprintf(g, "\"\nset ylabel 'slab memory, peak (MB)'\nset yrange [0:*]\nplot ");
+	fprintf(g, "\"\nset ylabel 'slab memory, peak (MB)'\nset xrange [0:*]\n"
+		"set yrange [0:*]\nplot ");
 	for (int s = 0; s < l->nseries; s++) {
 		series_name(l, s, sname, sizeof(sname));
-		fprintf(g, "%s'%s.dat' index %d using 1:3:2:4 with xyerrorbars pt 7 ps 0.6 lc %d "
-			"title \"", s ? ", \\\n     " : "", name, s, s + 1);
+		fprintf(g, "%s'%s.dat' index %d using 1:3%s with %s pt 7 ps 0.6 lc %d "
+			"title \"", s ? ", \\\n     " : "", name, s, draw_ci(l) ? ":2:4" : "",
+			draw_ci(l) ? "xyerrorbars" : "points", s % 10 + 1);
 		gp_str(g, sname);
 		fprintf(g, "\", '' index %d using 1:3:5 with labels offset 0.8,0.6 font ',7' "
-			"tc lt %d notitle", s, s + 1);
+			"tc lt %d notitle", s, s % 10 + 1);
 	}
 	fprintf(g, "\n");
 	fclose(g);
@@ -490,6 +619,13 @@ int sweep_plot(const char *dir, const cJSON *summary, const char *format, struct
 	int rc = layout_build(&l, summary, err);
 	const cJSON *m0 = cJSON_GetArrayItem(get(summary, "metrics"), 0);
 	const char *metric = get(m0, "name")->valuestring, *mlabel = get(m0, "label")->valuestring;
+	const cJSON *pt;
+	cJSON_ArrayForEach(pt, get(summary, "points")) {	/* the fewest runs of a point */
+		const cJSON *st = get(get(pt, "metrics"), metric), *n = get(st, "n");
+		if (cJSON_IsNumber(n) && n->valueint > 0 && n->valueint < l.nmin)
+			l.nmin = n->valueint;
+		l.runs |= cJSON_GetArraySize(get(st, "values")) > 0;
+	}
 	bool logx = cJSON_IsTrue(get(get(summary, "plot"), "logx"));
 	bool logy = cJSON_IsTrue(get(get(summary, "plot"), "logy"));
 	if (rc == 0 && l.npoints)

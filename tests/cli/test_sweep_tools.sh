@@ -44,6 +44,23 @@ done
 grep -q "core2-ep" "$TMP/all/metric.gp" && grep -q "yerrorlines" "$TMP/all/metric.gp" ||
 	fail "metric.gp: not one error-bar line per machine"
 grep -q "slub_min_objects" "$TMP/all/metric.gp" || fail "metric.gp: no x axis label"
+grep -q "^set title .*\\\\nloops=20 (3 runs a point: mean and 95% CI)" "$TMP/all/metric.gp" ||
+	fail "metric.gp: the title does not give the file's fixed loops and what is drawn: $(grep '^set title' "$TMP/all/metric.gp")"
+grep -q "set logscale x 2" "$TMP/all/metric.gp" && fail "metric.gp: 4 and 16 (4x) drawn on a log axis"
+grep -q "with points pt 6" "$TMP/all/metric.gp" || fail "metric.gp: each run is not drawn as a dot"
+json "$TMP/all/summary.json" "d['fixed'] == ['loops=20'] and all(len(p['metrics']['time']['values']) == 3 for p in d['points'])"
+# with 2 runs a point: no CI (it would be +-9 sd), each run a dot; one line: no legend
+sed 's/"nehalem-ep", "core2-ep"/"nehalem-ep"/' "$EXP" > "$TMP/one.json"
+"$SLABSIM" sweep "$TMP/one.json" --replicates 2 -j 2 --out "$TMP/two" > /dev/null 2>&1 ||
+	fail "the sweep of 2 replicates failed"
+grep -q "yerrorlines\|xyerrorbars" "$TMP/two/metric.gp" "$TMP/two/memory.gp" && fail "a CI drawn from 2 runs"
+grep -q "(2 runs a point: the mean, and each run as a dot)" "$TMP/two/metric.gp" ||
+	fail "metric.gp of 2 runs: $(grep '^set title' "$TMP/two/metric.gp")"
+grep -q "^set key off" "$TMP/two/metric.gp" || fail "one line with a legend"
+grep -q 'title "all"' "$TMP/two/metric.gp" && fail "a legend 'all'"
+grep -q "boxxyerror" "$TMP/two/profile.gp" && grep -q "^set ylabel \"slub_min_objects\"" "$TMP/two/profile.gp" ||
+	fail "profile.gp: not labelled horizontal bars"
+grep -q "^set xrange \[0:\*\]" "$TMP/two/memory.gp" || fail "memory.gp: the x axis may go below 0"
 expect_exit 2 "no summary.json" "$SLABSIM" plot "$TMP"
 mkdir "$TMP/bad" && echo '{"points": 3}' > "$TMP/bad/summary.json"
 expect_exit 2 "not a sweep's summary" "$SLABSIM" plot "$TMP/bad"
@@ -146,6 +163,8 @@ L="$TMP/fresh/out/lockbench-curve"
 grep -q "results in out/lockbench-curve" "$TMP/fresh/table.txt" || fail "the table does not name out/"
 grep -Eq "cpus=64 +[0-9]+\.[0-9]+ \+- [0-9]\.[0-9]+$" "$TMP/fresh/table.txt" ||
 	fail "the table is not rounded to the CI: $(grep cpus=64 "$TMP/fresh/table.txt")"
-grep -q "(mean of 2 replicates)" "$L/profile.gp" || fail "profile.gp's title claims CIs"
-grep -q "95% CI" "$L/metric.gp" || fail "metric.gp's title lost its CIs"
+grep -q "(2 runs a point: the mean)" "$L/profile.gp" || fail "profile.gp's title claims CIs"
+grep -q "(2 runs a point: the mean, and each run as a dot)" "$L/metric.gp" ||
+	fail "metric.gp's title does not say what it draws: $(grep '^set title' "$L/metric.gp")"
+grep -q "set logscale x 2" "$L/metric.gp" || fail "1 to 64 CPUs not on a log-2 axis"
 finish
