@@ -16,7 +16,7 @@ set linetype 8 lc rgb '#17becf' lw 1.5
 set linetype 9 lc rgb '#bcbd22' lw 1.5
 set linetype 10 lc rgb '#7f7f7f' lw 1.5
 set linetype cycle 10
-set title "designs-slab-test: slab_test (3 replicates, 95% CI)"
+set title "designs-slab-test: slab_test\nrun=30 count=1000 min_size=256 max_size=256 (3 runs a point: mean and 95% CI)"
 set xlabel "machine"
 set ylabel "CPU time spinning on locks (%)"
 set yrange [0:*]
@@ -25,9 +25,9 @@ set style histogram errorbars gap 1 lw 1
 set style fill solid 0.6 border -1
 set xtics rotate by -30
 plot 'lock-wait.dat' using 2:3:xtic(1) title "SLAB", \
-     'lock-wait.dat' using 4:5 title "SLUB 2.6.26", \
-     'lock-wait.dat' using 6:7 title "SLUB 3.2", \
-     'lock-wait.dat' using 8:9 title "SLQB", \
-     'lock-wait.dat' using 10:11 title "magazines", \
-     'lock-wait.dat' using 12:13 title "magazines, 100 ms update", \
-     'lock-wait.dat' using 14:15 title "SLUB 7.0 sheaves"
+     'lock-wait.dat' using 6:7 title "SLUB 2.6.26", \
+     'lock-wait.dat' using 10:11 title "SLUB 3.2", \
+     'lock-wait.dat' using 14:15 title "SLQB", \
+     'lock-wait.dat' using 18:19 title "magazines", \
+     'lock-wait.dat' using 22:23 title "magazines, 100 ms update", \
+     'lock-wait.dat' using 26:27 title "SLUB 7.0 sheaves"

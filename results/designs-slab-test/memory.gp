@@ -16,9 +16,10 @@ set linetype 8 lc rgb '#17becf' lw 1.5
 set linetype 9 lc rgb '#bcbd22' lw 1.5
 set linetype 10 lc rgb '#7f7f7f' lw 1.5
 set linetype cycle 10
-set title "designs-slab-test: slab_test (3 replicates, 95% CI)"
+set title "designs-slab-test: slab_test\nrun=30 count=1000 min_size=256 max_size=256 (3 runs a point: mean and 95% CIs)"
 set xlabel "test 3, every CPU kmallocs then kfrees: M kmallocs/s"
 set ylabel 'slab memory, peak (MB)'
+set xrange [0:*]
 set yrange [0:*]
 plot 'memory.dat' index 0 using 1:3:2:4 with xyerrorbars pt 7 ps 0.6 lc 1 title "SLAB", '' index 0 using 1:3:5 with labels offset 0.8,0.6 font ',7' tc lt 1 notitle, \
      'memory.dat' index 1 using 1:3:2:4 with xyerrorbars pt 7 ps 0.6 lc 2 title "SLUB 2.6.26", '' index 1 using 1:3:5 with labels offset 0.8,0.6 font ',7' tc lt 2 notitle, \

@@ -16,12 +16,16 @@ set linetype 8 lc rgb '#17becf' lw 1.5
 set linetype 9 lc rgb '#bcbd22' lw 1.5
 set linetype 10 lc rgb '#7f7f7f' lw 1.5
 set linetype cycle 10
-set title "lockbench-curve: nehalem-ex, slub, lockbench think=2000 hold=200 duration_us=20000 (2 replicates, 95% CI)"
+set title "lockbench-curve: nehalem-ex, slub, lockbench think=2000 hold=200 duration_us=20000 (2 runs a point: the mean, and each run as a dot)"
 set xlabel "CPUs taking the lock (packed: socket 0 first)"
 set ylabel "CPU time spinning on locks (%)"
 set yrange [0:*]
 set autoscale xfix
 set offsets graph 0.03, graph 0.03, 0, 0
-plot 'lock-wait.dat' index 0 using 1:2:3 with yerrorlines lc 1 pt 7 ps 0.6 title "byte", \
-     'lock-wait.dat' index 1 using 1:2:3 with yerrorlines lc 2 pt 7 ps 0.6 title "ticket", \
-     'lock-wait.dat' index 2 using 1:2:3 with yerrorlines lc 3 pt 7 ps 0.6 title "queued"
+set logscale x 2
+plot 'lock-wait.dat' index 0 using 1:2 with linespoints lc 1 pt 7 ps 0.6 title "byte", \
+     '' index 3 using 1:2 with points pt 6 ps 0.5 lc 1 notitle, \
+     'lock-wait.dat' index 1 using 1:2 with linespoints lc 2 pt 7 ps 0.6 title "ticket", \
+     '' index 4 using 1:2 with points pt 6 ps 0.5 lc 2 notitle, \
+     'lock-wait.dat' index 2 using 1:2 with linespoints lc 3 pt 7 ps 0.6 title "queued", \
+     '' index 5 using 1:2 with points pt 6 ps 0.5 lc 3 notitle

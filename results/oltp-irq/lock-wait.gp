@@ -16,7 +16,7 @@ set linetype 8 lc rgb '#17becf' lw 1.5
 set linetype 9 lc rgb '#bcbd22' lw 1.5
 set linetype 10 lc rgb '#7f7f7f' lw 1.5
 set linetype cycle 10
-set title "oltp-irq: oltp (3 replicates, 95% CI)"
+set title "oltp-irq: oltp\nwarmup_ms=20 duration_ms=50 (3 runs a point: mean and 95% CI)"
 set xlabel "machine"
 set ylabel "CPU time spinning on locks (%)"
 set yrange [0:*]
@@ -25,10 +25,10 @@ set style histogram errorbars gap 1 lw 1
 set style fill solid 0.6 border -1
 set xtics rotate by -30
 plot 'lock-wait.dat' using 2:3:xtic(1) title "SLAB, spread", \
-     'lock-wait.dat' using 4:5 title "SLAB, submitter", \
-     'lock-wait.dat' using 6:7 title "SLUB 2.6.25, spread", \
-     'lock-wait.dat' using 8:9 title "SLUB 2.6.25, submitter", \
-     'lock-wait.dat' using 10:11 title "SLUB 3.2, spread", \
-     'lock-wait.dat' using 12:13 title "SLUB 3.2, submitter", \
-     'lock-wait.dat' using 14:15 title "SLQB, spread", \
-     'lock-wait.dat' using 16:17 title "SLQB, submitter"
+     'lock-wait.dat' using 6:7 title "SLAB, submitter", \
+     'lock-wait.dat' using 10:11 title "SLUB 2.6.25, spread", \
+     'lock-wait.dat' using 14:15 title "SLUB 2.6.25, submitter", \
+     'lock-wait.dat' using 18:19 title "SLUB 3.2, spread", \
+     'lock-wait.dat' using 22:23 title "SLUB 3.2, submitter", \
+     'lock-wait.dat' using 26:27 title "SLQB, spread", \
+     'lock-wait.dat' using 30:31 title "SLQB, submitter"

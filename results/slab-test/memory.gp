@@ -16,22 +16,23 @@ set linetype 8 lc rgb '#17becf' lw 1.5
 set linetype 9 lc rgb '#bcbd22' lw 1.5
 set linetype 10 lc rgb '#7f7f7f' lw 1.5
 set linetype cycle 10
-set title "slab-test: core2-ep, slab_test (2 replicates, 95% CI)"
+set title "slab-test: core2-ep, slab_test\nkernel=2.6.26 count=10000 (2 runs a point: the mean)"
 set xlabel "cycles per kmalloc (test 2: per kmalloc+kfree pair)"
 set ylabel 'slab memory, peak (MB)'
+set xrange [0:*]
 set yrange [0:*]
-plot 'memory.dat' index 0 using 1:3:2:4 with xyerrorbars pt 7 ps 0.6 lc 1 title "slab, 1 alloc then free", '' index 0 using 1:3:5 with labels offset 0.8,0.6 font ',7' tc lt 1 notitle, \
-     'memory.dat' index 1 using 1:3:2:4 with xyerrorbars pt 7 ps 0.6 lc 2 title "slab, 2 alloc/free", '' index 1 using 1:3:5 with labels offset 0.8,0.6 font ',7' tc lt 2 notitle, \
-     'memory.dat' index 2 using 1:3:2:4 with xyerrorbars pt 7 ps 0.6 lc 3 title "slab, 3 concurrent", '' index 2 using 1:3:5 with labels offset 0.8,0.6 font ',7' tc lt 3 notitle, \
-     'memory.dat' index 3 using 1:3:2:4 with xyerrorbars pt 7 ps 0.6 lc 4 title "slab, 4 remote free", '' index 3 using 1:3:5 with labels offset 0.8,0.6 font ',7' tc lt 4 notitle, \
-     'memory.dat' index 4 using 1:3:2:4 with xyerrorbars pt 7 ps 0.6 lc 5 title "slab, 5 1 alloc N free", '' index 4 using 1:3:5 with labels offset 0.8,0.6 font ',7' tc lt 5 notitle, \
-     'memory.dat' index 5 using 1:3:2:4 with xyerrorbars pt 7 ps 0.6 lc 6 title "slub, 1 alloc then free", '' index 5 using 1:3:5 with labels offset 0.8,0.6 font ',7' tc lt 6 notitle, \
-     'memory.dat' index 6 using 1:3:2:4 with xyerrorbars pt 7 ps 0.6 lc 7 title "slub, 2 alloc/free", '' index 6 using 1:3:5 with labels offset 0.8,0.6 font ',7' tc lt 7 notitle, \
-     'memory.dat' index 7 using 1:3:2:4 with xyerrorbars pt 7 ps 0.6 lc 8 title "slub, 3 concurrent", '' index 7 using 1:3:5 with labels offset 0.8,0.6 font ',7' tc lt 8 notitle, \
-     'memory.dat' index 8 using 1:3:2:4 with xyerrorbars pt 7 ps 0.6 lc 9 title "slub, 4 remote free", '' index 8 using 1:3:5 with labels offset 0.8,0.6 font ',7' tc lt 9 notitle, \
-     'memory.dat' index 9 using 1:3:2:4 with xyerrorbars pt 7 ps 0.6 lc 10 title "slub, 5 1 alloc N free", '' index 9 using 1:3:5 with labels offset 0.8,0.6 font ',7' tc lt 10 notitle, \
-     'memory.dat' index 10 using 1:3:2:4 with xyerrorbars pt 7 ps 0.6 lc 11 title "slqb, 1 alloc then free", '' index 10 using 1:3:5 with labels offset 0.8,0.6 font ',7' tc lt 11 notitle, \
-     'memory.dat' index 11 using 1:3:2:4 with xyerrorbars pt 7 ps 0.6 lc 12 title "slqb, 2 alloc/free", '' index 11 using 1:3:5 with labels offset 0.8,0.6 font ',7' tc lt 12 notitle, \
-     'memory.dat' index 12 using 1:3:2:4 with xyerrorbars pt 7 ps 0.6 lc 13 title "slqb, 3 concurrent", '' index 12 using 1:3:5 with labels offset 0.8,0.6 font ',7' tc lt 13 notitle, \
-     'memory.dat' index 13 using 1:3:2:4 with xyerrorbars pt 7 ps 0.6 lc 14 title "slqb, 4 remote free", '' index 13 using 1:3:5 with labels offset 0.8,0.6 font ',7' tc lt 14 notitle, \
-     'memory.dat' index 14 using 1:3:2:4 with xyerrorbars pt 7 ps 0.6 lc 15 title "slqb, 5 1 alloc N free", '' index 14 using 1:3:5 with labels offset 0.8,0.6 font ',7' tc lt 15 notitle
+plot 'memory.dat' index 0 using 1:3 with points pt 7 ps 0.6 lc 1 title "slab, 1 alloc then free", '' index 0 using 1:3:5 with labels offset 0.8,0.6 font ',7' tc lt 1 notitle, \
+     'memory.dat' index 1 using 1:3 with points pt 7 ps 0.6 lc 2 title "slab, 2 alloc/free", '' index 1 using 1:3:5 with labels offset 0.8,0.6 font ',7' tc lt 2 notitle, \
+     'memory.dat' index 2 using 1:3 with points pt 7 ps 0.6 lc 3 title "slab, 3 concurrent", '' index 2 using 1:3:5 with labels offset 0.8,0.6 font ',7' tc lt 3 notitle, \
+     'memory.dat' index 3 using 1:3 with points pt 7 ps 0.6 lc 4 title "slab, 4 remote free", '' index 3 using 1:3:5 with labels offset 0.8,0.6 font ',7' tc lt 4 notitle, \
+     'memory.dat' index 4 using 1:3 with points pt 7 ps 0.6 lc 5 title "slab, 5 1 alloc N free", '' index 4 using 1:3:5 with labels offset 0.8,0.6 font ',7' tc lt 5 notitle, \
+     'memory.dat' index 5 using 1:3 with points pt 7 ps 0.6 lc 6 title "slub, 1 alloc then free", '' index 5 using 1:3:5 with labels offset 0.8,0.6 font ',7' tc lt 6 notitle, \
+     'memory.dat' index 6 using 1:3 with points pt 7 ps 0.6 lc 7 title "slub, 2 alloc/free", '' index 6 using 1:3:5 with labels offset 0.8,0.6 font ',7' tc lt 7 notitle, \
+     'memory.dat' index 7 using 1:3 with points pt 7 ps 0.6 lc 8 title "slub, 3 concurrent", '' index 7 using 1:3:5 with labels offset 0.8,0.6 font ',7' tc lt 8 notitle, \
+     'memory.dat' index 8 using 1:3 with points pt 7 ps 0.6 lc 9 title "slub, 4 remote free", '' index 8 using 1:3:5 with labels offset 0.8,0.6 font ',7' tc lt 9 notitle, \
+     'memory.dat' index 9 using 1:3 with points pt 7 ps 0.6 lc 10 title "slub, 5 1 alloc N free", '' index 9 using 1:3:5 with labels offset 0.8,0.6 font ',7' tc lt 10 notitle, \
+     'memory.dat' index 10 using 1:3 with points pt 7 ps 0.6 lc 1 title "slqb, 1 alloc then free", '' index 10 using 1:3:5 with labels offset 0.8,0.6 font ',7' tc lt 1 notitle, \
+     'memory.dat' index 11 using 1:3 with points pt 7 ps 0.6 lc 2 title "slqb, 2 alloc/free", '' index 11 using 1:3:5 with labels offset 0.8,0.6 font ',7' tc lt 2 notitle, \
+     'memory.dat' index 12 using 1:3 with points pt 7 ps 0.6 lc 3 title "slqb, 3 concurrent", '' index 12 using 1:3:5 with labels offset 0.8,0.6 font ',7' tc lt 3 notitle, \
+     'memory.dat' index 13 using 1:3 with points pt 7 ps 0.6 lc 4 title "slqb, 4 remote free", '' index 13 using 1:3:5 with labels offset 0.8,0.6 font ',7' tc lt 4 notitle, \
+     'memory.dat' index 14 using 1:3 with points pt 7 ps 0.6 lc 5 title "slqb, 5 1 alloc N free", '' index 14 using 1:3:5 with labels offset 0.8,0.6 font ',7' tc lt 5 notitle
