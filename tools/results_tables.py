@@ -8,7 +8,8 @@ by hand. A table is a block
     <!-- end table -->
 
 DIR is a results folder (relative to the repository), NAME one of its
-summary's metrics, rows the dimension whose values make the rows; the
+summary's metrics (or several, comma-separated: a column each), rows the
+dimension whose values make the rows; the
 columns are the other dimensions with more than one value (or those of
 cols), `where` keeps only the points with those labels, `ci` adds each
 mean's 95% confidence interval, digits the significant digits (3).
@@ -91,28 +92,33 @@ def make_table(spec):
     dims = {d["name"]: d for d in s["dimensions"]}
     if spec["rows"] not in dims:
         raise ValueError(f"{spec['dir']} has no dimension '{spec['rows']}'")
-    if spec["metric"] not in [m["name"] for m in s["metrics"]]:
-        raise ValueError(f"{spec['dir']} has no metric '{spec['metric']}'")
+    labels = {m["name"]: m["label"] for m in s["metrics"]}
+    metrics = spec["metric"].split(",")
+    for name in metrics:
+        if name not in labels:
+            raise ValueError(f"{spec['dir']} has no metric '{name}'")
     cols = spec["cols"] or [n for n, d in dims.items()
                             if len(d["values"]) > 1 and n != spec["rows"] and n not in spec["where"]]
-    label = [m["label"] for m in s["metrics"] if m["name"] == spec["metric"]][0]	# a lone column's head
     rows, heads, cell = [], [], {}
     for p in s["points"]:
         lab = p["labels"]
         if any(lab.get(k) != v for k, v in spec["where"].items()):
             continue
-        r, c = lab[spec["rows"]], ", ".join(lab[k] for k in cols) or label
+        r = lab[spec["rows"]]
         if r not in rows:
             rows.append(r)
-        if c not in heads:
-            heads.append(c)
-        m = p["metrics"][spec["metric"]]
-        if m["mean"] is None:
-            cell[(r, c)] = ""
-        elif spec["ci"] and m["ci95"] is not None:
-            cell[(r, c)] = f"{number(m['mean'], spec['digits'])} ± {number(m['ci95'], 2)}"
-        else:
-            cell[(r, c)] = number(m["mean"], spec["digits"])
+        for name in metrics:	# a lone metric's column is headed by its label
+            c = ", ".join(([labels[name]] if len(metrics) > 1 else []) + [lab[k] for k in cols]) \
+                or labels[name]
+            if c not in heads:
+                heads.append(c)
+            m = p["metrics"][name]
+            if m["mean"] is None:
+                cell[(r, c)] = ""
+            elif spec["ci"] and m["ci95"] is not None:
+                cell[(r, c)] = f"{number(m['mean'], spec['digits'])} ± {number(m['ci95'], 2)}"
+            else:
+                cell[(r, c)] = number(m["mean"], spec["digits"])
     if not rows:
         raise ValueError(f"no point of {spec['dir']} matches {spec['where']}")
     out = [f"| {spec['rows']} | " + " | ".join(heads) + " |", "|---" * (len(heads) + 1) + "|"]

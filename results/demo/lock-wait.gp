@@ -4,7 +4,7 @@ set output 'lock-wait.png'
 set termoption noenhanced
 set datafile missing '?'
 set grid
-set key outside right top
+set key off
 set linetype 1 lc rgb '#1f77b4' lw 1.5
 set linetype 2 lc rgb '#ff7f0e' lw 1.5
 set linetype 3 lc rgb '#2ca02c' lw 1.5
@@ -16,10 +16,12 @@ set linetype 8 lc rgb '#17becf' lw 1.5
 set linetype 9 lc rgb '#bcbd22' lw 1.5
 set linetype 10 lc rgb '#7f7f7f' lw 1.5
 set linetype cycle 10
-set title "tigerton-min-objects: tigerton, slub, hackbench 100 process (2 replicates, 95% CI)"
+set title "tigerton-min-objects: tigerton, slub, hackbench 100 process\nkernel=2.6.25-rc5 slub_max_order=3 loops=500 sample=auto (2 runs a point: the mean, and each run as a dot)"
 set xlabel "slub_min_objects"
 set ylabel "CPU time spinning on locks (%)"
 set yrange [0:*]
 set autoscale xfix
 set offsets graph 0.03, graph 0.03, 0, 0
-plot 'lock-wait.dat' index 0 using 1:2:3 with yerrorlines lc 1 pt 7 ps 0.6 title "all"
+set logscale x 2
+plot 'lock-wait.dat' index 0 using 1:2 with linespoints lc 1 pt 7 ps 0.6 title "", \
+     '' index 1 using 1:2 with points pt 6 ps 0.5 lc 1 notitle

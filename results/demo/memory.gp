@@ -4,7 +4,7 @@ set output 'memory.png'
 set termoption noenhanced
 set datafile missing '?'
 set grid
-set key outside right top
+set key off
 set linetype 1 lc rgb '#1f77b4' lw 1.5
 set linetype 2 lc rgb '#ff7f0e' lw 1.5
 set linetype 3 lc rgb '#2ca02c' lw 1.5
@@ -16,8 +16,9 @@ set linetype 8 lc rgb '#17becf' lw 1.5
 set linetype 9 lc rgb '#bcbd22' lw 1.5
 set linetype 10 lc rgb '#7f7f7f' lw 1.5
 set linetype cycle 10
-set title "tigerton-min-objects: tigerton, slub, hackbench 100 process (2 replicates, 95% CI)"
+set title "tigerton-min-objects: tigerton, slub, hackbench 100 process\nkernel=2.6.25-rc5 slub_max_order=3 loops=500 sample=auto (2 runs a point: the mean)"
 set xlabel "hackbench throughput (million messages/s)"
 set ylabel 'slab memory, peak (MB)'
+set xrange [0:*]
 set yrange [0:*]
-plot 'memory.dat' index 0 using 1:3:2:4 with xyerrorbars pt 7 ps 0.6 lc 1 title "all", '' index 0 using 1:3:5 with labels offset 0.8,0.6 font ',7' tc lt 1 notitle
+plot 'memory.dat' index 0 using 1:3 with points pt 7 ps 0.6 lc 1 title "", '' index 0 using 1:3:5 with labels offset 0.8,0.6 font ',7' tc lt 1 notitle

@@ -183,8 +183,8 @@ static void print_table(const struct experiment *e, cJSON **runs, const char *di
 {
 	const struct exp_metric *m = &e->metric[0];
 	double *x = calloc((size_t)e->replicates, sizeof(*x));
-	printf("%s: %d points x %s%d replicates; %s, mean +- 95%% CI:\n", e->name, e->npoints,
-	       e->ci_target > 0 ? "up to " : "", e->replicates, m->label);
+	printf("%s: %d points x %s%d replicates; %s, mean +- 95%% CI (with 2 runs, the runs):\n",
+	       e->name, e->npoints, e->ci_target > 0 ? "up to " : "", e->replicates, m->label);
 	char key[512];
 	for (int p = 0; p < e->npoints; p++) {
 		int n = 0;
@@ -205,6 +205,8 @@ static void print_table(const struct experiment *e, cJSON **runs, const char *di
 		if (same)	/* the seed reached no random draw (docs/usage.md) */
 			printf("  %-40s %12.6g, all %d runs the same: no seed changed it\n", key,
 			       s.mean, n);
+		else if (n == 2)	/* a CI of 2 runs is +-9 sd: the runs say more */
+			printf("  %-40s %12.4g (%.4g, %.4g)\n", key, s.mean, x[0], x[1]);
 		else if (n > 1 && summary_format_ci(s.mean, s.ci95, ci, sizeof(ci)) && e->ci_target > 0)
 			printf("  %-40s %s (%d runs)\n", key, ci, n);
 		else if (n > 1)

@@ -151,8 +151,9 @@ expect_exit 2 "which experiment" "$SLABSIM" sweep
 expect_exit 0 "--resume" "$SLABSIM" sweep --help
 
 # the default folder is out/NAME (untracked), never the committed results/;
-# lockbench has no slab memory, so no memory plot; the table rounds the
-# mean to its CI; the profile's title promises no CIs it does not draw
+# lockbench has no slab memory, so no memory plot; the table gives a
+# point of 2 runs as its runs, of 3 as the mean +- its CI; the profile's
+# title promises no CIs it does not draw
 ABS=$(cd "$(dirname "$SLABSIM")" && pwd)/$(basename "$SLABSIM")
 mkdir -p "$TMP/fresh" && cp configs/lockbench-curve.json "$TMP/fresh/"
 (cd "$TMP/fresh" && "$ABS" sweep lockbench-curve.json -j 2 > table.txt 2>&1) ||
@@ -161,8 +162,10 @@ L="$TMP/fresh/out/lockbench-curve"
 [ -s "$L/metric.png" ] || fail "the sweep did not default to out/lockbench-curve"
 [ ! -e "$L/memory.png" ] && [ ! -e "$L/memory.gp" ] || fail "an empty memory plot for lockbench"
 grep -q "results in out/lockbench-curve" "$TMP/fresh/table.txt" || fail "the table does not name out/"
-grep -Eq "cpus=64 +[0-9]+\.[0-9]+ \+- [0-9]\.[0-9]+$" "$TMP/fresh/table.txt" ||
-	fail "the table is not rounded to the CI: $(grep cpus=64 "$TMP/fresh/table.txt")"
+grep -Eq "cpus=64 +[0-9.]+ \([0-9.]+, [0-9.]+\)$" "$TMP/fresh/table.txt" ||
+	fail "the table does not give a point's 2 runs: $(grep cpus=64 "$TMP/fresh/table.txt")"
+grep -Eq "nehalem-ep slub_min_objects=16 +[0-9.]+ \+- [0-9.]+$" "$TMP/all.out" ||
+	fail "the table does not give the mean +- CI of 3 runs: $(grep 'ep slub_min_objects=16' "$TMP/all.out")"
 grep -q "(2 runs a point: the mean)" "$L/profile.gp" || fail "profile.gp's title claims CIs"
 grep -q "(2 runs a point: the mean, and each run as a dot)" "$L/metric.gp" ||
 	fail "metric.gp's title does not say what it draws: $(grep '^set title' "$L/metric.gp")"
