@@ -49,6 +49,10 @@ for d in docs/usage.md docs/json.md docs/model.md docs/hardware.md docs/workload
 	[ -s "$d" ] || fail "$d is missing"
 	grep -q "$d" README.md || [ "$d" = docs/run.schema.json ] || fail "README.md does not point at $d"
 done
+# docs/usage.md's contents list its headings (tools/doc_toc.py)
+python3 tools/doc_toc.py --check docs/usage.md > "$TMP/toc" 2>&1 || fail "$(cat "$TMP/toc")"
+printf '# T\n\n**Contents**\n\n- [A](#a)\n\n## A\n\n## B\n' > "$TMP/toc.md"
+expect_exit 1 "contents are not its headings" python3 tools/doc_toc.py --check "$TMP/toc.md"
 # the README names every Debian package make deps may install
 readme=$(tr '\n' ' ' < README.md)
 for pkg in $(sed -n '/^DEB_PKGS :=/,/^$/p' Makefile | sed 's/^DEB_PKGS :=//; s/\\//g'); do
