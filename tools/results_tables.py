@@ -137,7 +137,7 @@ def checks_table(args):
     out = ["| check | published | simulated (95% CI) | error | band | verdict |",
            "|---|---|---|---|---|---|"]
     for c in cases[args[1]]["checks"]:
-        unit = " s" if c["unit"] == "s" else c["unit"] if c["unit"] == "x" else ""
+        unit = " s" if c["unit"] == "s" else c["unit"] if c["unit"] in ("x", "%") else ""
         ci = c.get("ci95")
         sim = number(c["simulated"], 3) + unit
         if ci:

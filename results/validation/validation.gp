@@ -51,4 +51,8 @@ set title 'V7'
 set xrange [0.558384:17.0764]
 set yrange [0.558384:17.0764]
 plot x lc rgb 'gray', 'validation.dat' index 10 using 1:2:3:4 with yerrorbars pt 7 ps 0.6 lc rgb '#0060a0', '' index 10 using ($1*1.0419):2:5:6 with yerrorbars pt 7 ps 0.3 lc rgb '#d06000', '' index 10 using 1:($7 > 0 ? $2 : 1/0) with points pt 2 ps 1.8 lw 2 lc rgb '#d00000'
+set title 'V8'
+set xrange [0.0797333:154.506]
+set yrange [0.0797333:154.506]
+plot x lc rgb 'gray', 'validation.dat' index 11 using 1:2:3:4 with yerrorbars pt 7 ps 0.6 lc rgb '#0060a0', '' index 11 using ($1*1.09508):2:5:6 with yerrorbars pt 7 ps 0.3 lc rgb '#d06000', '' index 11 using 1:($7 > 0 ? $2 : 1/0) with points pt 2 ps 1.8 lw 2 lc rgb '#d00000'
 unset multiplot

@@ -398,8 +398,8 @@ static int run_case(const struct val_case *vc, const struct val_opts *o, cJSON *
 {
 	int n = experiment_runs(&vc->e);
 	char path[PATH_MAX], tmp[PATH_MAX], mark[PATH_MAX + 16];
-	snprintf(path, sizeof(path), "%s/%s.jsonl", o->out, vc->name);
-	snprintf(tmp, sizeof(tmp), "%s/.running-%s", o->out, vc->name);
+	snprintf(path, sizeof(path), "%s/%s.jsonl", o->out, val_case_runs_name(vc));
+	snprintf(tmp, sizeof(tmp), "%s/.running-%s", o->out, val_case_runs_name(vc));
 	snprintf(mark, sizeof(mark), "%s/fitted_digest", tmp);
 	int kept = o->resume ? resume_case(vc, o, path, mark, runs, err) : 0;
 	if (kept < 0)
@@ -467,7 +467,7 @@ static int load_case_runs(const struct val_case *vc, const struct val_opts *o, c
 			  struct sim_err *err)
 {
 	char path[PATH_MAX], to[PATH_MAX];
-	snprintf(path, sizeof(path), "%s/%s.jsonl", o->from, vc->name);
+	snprintf(path, sizeof(path), "%s/%s.jsonl", o->from, val_case_runs_name(vc));
 	int want = experiment_runs(&vc->e);
 	int got = runs_load(path, &vc->e, runs, false, false, err);
 	if (got < 0)
@@ -479,7 +479,7 @@ static int load_case_runs(const struct val_case *vc, const struct val_opts *o, c
 	bool same = a && b && !strcmp(a, b);
 	free(a);
 	free(b);
-	snprintf(to, sizeof(to), "%s/%s.jsonl", o->out, vc->name);
+	snprintf(to, sizeof(to), "%s/%s.jsonl", o->out, val_case_runs_name(vc));
 	if (!same && copy_file(path, to, err) < 0)
 		return -1;
 	int failed = 0;
@@ -493,6 +493,25 @@ static int load_case_runs(const struct val_case *vc, const struct val_opts *o, c
 		}
 	}
 	return failed;
+}
+
+/* An earlier case (j < i) whose runs case i judges too (the same RUNS.jsonl),
+ * or -1. */
+static int same_runs(const struct val_case *cs, int i)
+{
+	for (int j = 0; j < i; j++)
+		if (!strcmp(val_case_runs_name(&cs[j]), val_case_runs_name(&cs[i])))
+			return j;
+	return -1;
+}
+
+/* Case vc's runs as copies of another case's (the same experiment); 0: a
+ * failed run among them was counted with that case. */
+static int share_runs(const struct val_case *vc, cJSON *const *theirs, cJSON **runs)
+{
+	for (int r = 0; r < experiment_runs(&vc->e); r++)
+		runs[r] = theirs[r] ? cJSON_Duplicate(theirs[r], true) : NULL;
+	return 0;
 }
 
 /* A number for the table: whole from 100, one decimal from 10, else 3 significant digits;
@@ -530,7 +549,17 @@ static void print_row(FILE *f, const struct val_row *r)
 	fprintf(f, "%-4s %-30.30s %9s %9s %-15s %-6s %7s %-13s %-4s  %-30.30s %s\n", r->vc->name,
 		r->ch->name, pub, sim, r->have_ci ? ci : "-", r->ch->unit ? r->ch->unit : "", err,
 		band,
-		!r->have ? "NONE" : r->pass ? "ok" : "FAIL", r->lock, r->sym);
+		!r->have ? "NONE" : r->ch->informative ? "info" : r->pass ? "ok" : "FAIL", r->lock,
+		r->sym);
+}
+
+/* The rows that are judged (not informative). */
+static int judged_rows(const struct val_row *rows, int n)
+{
+	int k = 0;
+	for (int i = 0; i < n; i++)
+		k += !rows[i].ch->informative;
+	return k;
 }
 
 /* The table: a header, one row per check, the count inside the bands. */
@@ -539,29 +568,31 @@ static int print_table(FILE *f, const struct val_row *rows, int n, int failed_ru
 	fprintf(f, "%-4s %-30s %9s %9s %-15s %-6s %7s %-13s %-4s  %-30s %s\n", "case", "check",
 		"published", "simulated", "95% CI", "unit", "error", "band", "",
 		"top lock (wait)", "top symbol");
-	int pass = 0, reach = 0;
+	int pass = 0, reach = 0, judged = judged_rows(rows, n);
 	for (int i = 0; i < n; i++) {
 		const struct val_row *r = &rows[i];
 		print_row(f, r);
+		if (r->ch->informative)
+			continue;
 		pass += r->pass;
 		reach += r->have && !r->pass && r->have_ci &&
 			 r->hi / r->ch->published >= r->ch->low &&
 			 r->lo / r->ch->published <= r->ch->high;
 	}
-	fprintf(f, "%d of %d checks inside their bands", pass, n);
+	fprintf(f, "%d of %d checks inside their bands", pass, judged);
 	for (int i = 0, said = 0; i < n; i++) {	/* the cases outside, each once */
 		if (i && rows[i - 1].vc == rows[i].vc)
 			continue;
 		int out = 0;
 		for (int j = i; j < n && rows[j].vc == rows[i].vc; j++)
-			out += !rows[j].pass;
+			out += !rows[j].pass && !rows[j].ch->informative;
 		if (out)
 			fprintf(f, out > 1 ? "%s%s (%d)" : "%s%s", said++ ? ", " : "; outside: ",
 				rows[i].vc->name, out);
 	}
 	if (reach)
 		fprintf(f, "; the 95%% CI of %d of the %d outside reaches into the band", reach,
-			n - pass);
+			judged - pass);
 	if (failed_runs)
 		fprintf(f, "; %d case%s had a failed run", failed_runs, failed_runs > 1 ? "s" : "");
 	fprintf(f, "\n");
@@ -623,7 +654,8 @@ static cJSON *row_json(const struct val_row *r)
 	cJSON_AddItemToArray(band, cJSON_CreateNumber(r->ch->low));
 	cJSON_AddItemToArray(band, cJSON_CreateNumber(r->ch->high));
 	cJSON_AddStringToObject(j, "reason", r->ch->reason);
-	cJSON_AddStringToObject(j, "verdict", !r->have ? "no value" : r->pass ? "ok" : "fail");
+	cJSON_AddStringToObject(j, "verdict", !r->have ? "no value" : r->ch->informative ? "info"
+				: r->pass ? "ok" : "fail");
 	cJSON_AddStringToObject(j, "path", r->ch->path);
 	if (r->ch->over_path)
 		cJSON_AddStringToObject(j, "over_path", r->ch->over_path);
@@ -663,7 +695,7 @@ static int plot(const char *dir, const struct val_row *rows, int n, struct sim_e
 			double p = r->ch->published;
 			if (strcmp(r->vc->family, fam[k]))
 				continue;
-			if (!r->have || !(r->sim > 0))
+			if (!r->have || !(r->sim > 0) || r->ch->informative)
 				continue;
 			double cl = r->have_ci && r->lo > 0 ? r->lo : r->sim;
 			double ch = r->have_ci ? r->hi : r->sim;
@@ -920,8 +952,12 @@ int cmd_validate(int argc, char **argv)
 	nrows = 0;
 	for (int i = 0; i < n; i++) {
 		runs[i] = calloc((size_t)experiment_runs(&cs[i].e) + 1, sizeof(**runs));
-		int rc = o.from ? load_case_runs(&cs[i], &o, runs[i], &err) :
-				  run_case(&cs[i], &o, runs[i], &err);
+		int j = same_runs(cs, i), rc;
+		if (j >= 0)	/* the runs of an earlier case: judged, not made again */
+			rc = share_runs(&cs[i], runs[j], runs[i]);
+		else
+			rc = o.from ? load_case_runs(&cs[i], &o, runs[i], &err) :
+				      run_case(&cs[i], &o, runs[i], &err);
 		if (rc < 0) {
 			status = cli_usage_error("%s", err.msg);
 			break;
@@ -963,8 +999,10 @@ int cmd_validate(int argc, char **argv)
 			cJSON_AddItemToObject(sum, "fitted", fit);
 			cJSON_AddStringToObject(sum, "fitted_digest", digest);
 		}
-		cJSON_AddNumberToObject(sum, "checks", nrows);
+		cJSON_AddNumberToObject(sum, "checks", judged_rows(rows, nrows));
 		cJSON_AddNumberToObject(sum, "passed", pass);
+		if (nrows > judged_rows(rows, nrows))	/* printed beside, never judged */
+			cJSON_AddNumberToObject(sum, "informative", nrows - judged_rows(rows, nrows));
 		snprintf(path, sizeof(path), "%s/summary.json", o.out);
 		if (status < 0 && report_write_json(path, sum, &err) < 0)
 			status = cli_usage_error("%s", err.msg);
@@ -973,7 +1011,7 @@ int cmd_validate(int argc, char **argv)
 			fprintf(stderr, "slabsim: %s (the table and summary.json are written)\n",
 				err.msg);
 		if (status < 0)
-			status = pass == nrows && !failed_runs ? 0 : 1;
+			status = pass == judged_rows(rows, nrows) && !failed_runs ? 0 : 1;
 	}
 	for (int i = 0; i < n; i++) {
 		for (int r = 0; runs[i] && r < experiment_runs(&cs[i].e); r++)

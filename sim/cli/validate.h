@@ -17,6 +17,8 @@ struct val_sel {
 	char *dim, *label;
 };
 
+#define VAL_SYMBOLS 16
+
 struct val_check {
 	char *name;		/* "slub_min_objects=8", "test 1 512 B alloc" */
 	char *path;		/* the number in a run's JSON (summary_lookup) */
@@ -33,10 +35,21 @@ struct val_check {
 	double low, high;	/* accepted: low <= simulated / published <= high */
 	char *unit;		/* "s", "cycles", "ns", "x" */
 	char *reason;		/* why the band is as wide as it is */
+	/* instead of a path: the share of CPU time (%) in these profile symbols,
+	 * their self time, or with `callers` also the waits at them on the lock
+	 * classes named by spin_locks (whose spinning the profile charges to the
+	 * lock function, _spin_lock) */
+	char *symbols[VAL_SYMBOLS];
+	int nsymbols;
+	bool callers;
+	char *spin_locks[VAL_SYMBOLS];
+	int nspin_locks;
+	bool informative;	/* printed beside the others, never a pass or a fail */
 };
 
 struct val_case {
 	char *path, *name, *family, *title, *citation;
+	char *runs_of;		/* the case whose experiment and runs it judges, or NULL */
 	bool quick;		/* part of `validate --quick` (runs in seconds) */
 	struct experiment e;
 	struct val_check *checks;
@@ -47,6 +60,10 @@ struct val_case {
  * "../X" are found beside the case file. -1: bad input, with the key path. */
 int val_case_load(struct val_case *vc, const char *path, struct sim_err *err);
 void val_case_free(struct val_case *vc);
+
+/* The name of the runs' file, RUNS.jsonl: the case's own, or that of the
+ * case whose runs it judges (runs_of). */
+const char *val_case_runs_name(const struct val_case *vc);
 
 /* The folders searched for validation cases, ':'-separated: $SLABSIM_VALIDATION,
  * then validation/ beside the binary, above it, and in the data directory. */

@@ -17,9 +17,10 @@
 #include "hw/markov.h"
 #include "report/summary.h"
 
-#define VAL_CASE_KEYS "case family title citation quick experiment checks"
+#define VAL_CASE_KEYS "case family title citation quick experiment runs_of checks"
 #define VAL_CHECK_KEYS \
-	"name metric path scale default at over over_path published chain band unit reason"
+	"name metric path symbols reading spin_locks informative scale default at over " \
+	"over_path published chain band unit reason"
 
 /* A copy of s kept with the case's experiment (freed with it). */
 static char *own(struct val_case *vc, const char *s)
@@ -172,6 +173,51 @@ static int markov_published(struct val_case *vc, const cJSON *o, const char *w, 
 	return 0;
 }
 
+/* A list of 1 to VAL_SYMBOLS non-empty strings at o.key, into out[]; 0 if absent. */
+static int get_strs(const cJSON *o, const char *key, const char *where, struct val_case *vc,
+		    char **out, int *n, struct sim_err *err)
+{
+	const cJSON *a = cJSON_GetObjectItemCaseSensitive(o, key), *x;
+	*n = 0;
+	if (!a)
+		return 0;
+	if (!cJSON_IsArray(a) || !cJSON_GetArraySize(a) || cJSON_GetArraySize(a) > VAL_SYMBOLS)
+		return sim_fail(err, "%s: %s%s: expected a list of 1 to %d names", vc->path, where,
+				key, VAL_SYMBOLS);
+	cJSON_ArrayForEach(x, a) {
+		if (!cJSON_IsString(x) || !*x->valuestring)
+			return sim_fail(err, "%s: %s%s[%d]: expected a non-empty string", vc->path,
+					where, key, *n);
+		out[(*n)++] = own(vc, x->valuestring);
+	}
+	return 0;
+}
+
+/* A symbols check: the symbols, the reading (self, or callers with the lock
+ * classes charged to _spin_lock), whether it is only informative. */
+static int parse_symbols(struct val_case *vc, const cJSON *o, const char *w, struct val_check *ch,
+			 struct sim_err *err)
+{
+	char *reading = NULL;
+	if (get_strs(o, "symbols", w, vc, ch->symbols, &ch->nsymbols, err) < 0 ||
+	    get_str(o, "reading", false, w, vc, &reading, err) < 0 ||
+	    get_strs(o, "spin_locks", w, vc, ch->spin_locks, &ch->nspin_locks, err) < 0)
+		return -1;
+	if (reading && strcmp(reading, "self") && strcmp(reading, "callers"))
+		return sim_fail(err, "%s: %sreading: expected \"self\" or \"callers\"", vc->path, w);
+	ch->callers = reading && !strcmp(reading, "callers");
+	if ((reading || ch->nspin_locks) && !ch->nsymbols)
+		return sim_fail(err, "%s: %s: reading and spin_locks go with \"symbols\"", vc->path, w);
+	if (ch->callers != (ch->nspin_locks > 0))
+		return sim_fail(err, "%s: %s: the callers reading needs spin_locks (the lock classes "
+				"the profile charges to _spin_lock), and only it takes them", vc->path, w);
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, "informative");
+	if (v && !cJSON_IsBool(v))
+		return sim_fail(err, "%s: %sinformative: expected true or false", vc->path, w);
+	ch->informative = cJSON_IsTrue(v);
+	return 0;
+}
+
 /* checks[i]: name, reason, unit, what it reads (a metric or a path, scale, default), the
  * published figure or chain, the band, and the points "at" and "over" name. */
 static int parse_check(struct val_case *vc, const cJSON *o, int i, struct val_check *ch,
@@ -187,12 +233,19 @@ static int parse_check(struct val_case *vc, const cJSON *o, int i, struct val_ch
 	char *metric = NULL;
 	if (get_str(o, "metric", false, w, vc, &metric, err) < 0 ||
 	    get_str(o, "path", false, w, vc, &ch->path, err) < 0 ||
-	    get_str(o, "over_path", false, w, vc, &ch->over_path, err) < 0)
+	    get_str(o, "over_path", false, w, vc, &ch->over_path, err) < 0 ||
+	    parse_symbols(vc, o, w, ch, err) < 0)
 		return -1;
 	ch->scale = 1;
-	if (!metric == !ch->path)
-		return sim_fail(err, "%s: %s: give either \"metric\" (a metric of the experiment) "
-				"or \"path\" (a number in the run's JSON)", vc->path, w);
+	if (!metric + !ch->path + !ch->nsymbols != 2)
+		return sim_fail(err, "%s: %s: give one of \"metric\" (a metric of the experiment), "
+				"\"path\" (a number in the run's JSON) or \"symbols\" (profile "
+				"symbols' share of CPU time)", vc->path, w);
+	if (ch->nsymbols && ch->over_path)
+		return sim_fail(err, "%s: %sover_path: a symbols check's ratio is of its points "
+				"(\"over\")", vc->path, w);
+	if (ch->nsymbols)
+		ch->path = own(vc, "profile");	/* what its table row names */
 	for (int m = 0; metric && m < vc->e.nmetrics; m++)
 		if (!strcmp(vc->e.metric[m].name, metric)) {
 			ch->path = vc->e.metric[m].path;
@@ -282,12 +335,44 @@ static int parse_experiment(struct val_case *vc, cJSON *root, const char *path,
 	return rc < 0 ? -1 : experiment_expand(&vc->e, err);
 }
 
-/* The case file: its experiment first, then case, family (default: the case), title,
- * citation, quick and the checks. */
+/* runs_of: the experiment of another case (found as `slabsim validate NAME`
+ * finds it), read as that case reads it, so that its runs are that case's. */
+static int parse_runs_of(struct val_case *vc, cJSON *root, const char *path,
+			 struct sim_err *err)
+{
+	const cJSON *of = cJSON_GetObjectItemCaseSensitive(root, "runs_of");
+	if (cJSON_GetObjectItemCaseSensitive(root, "experiment"))
+		return sim_fail(err, "%s: give either \"experiment\" or \"runs_of\" (another "
+				"case whose runs this one judges)", path);
+	char other[PATH_MAX];
+	if (!cJSON_IsString(of) || val_case_find(of->valuestring, other, sizeof(other)) < 0)
+		return sim_fail(err, "%s: runs_of: no validation case '%s'", path,
+				cJSON_IsString(of) ? of->valuestring : "?");
+	cJSON *theirs = json_read_file(other, err);
+	if (!theirs)
+		return -1;
+	int rc = cJSON_GetObjectItemCaseSensitive(theirs, "runs_of")
+		? sim_fail(err, "%s: runs_of: %s judges the runs of another case itself", path,
+			   of->valuestring)
+		: parse_experiment(vc, theirs, other, err);
+	cJSON_Delete(theirs);
+	vc->path = own(vc, path);
+	vc->runs_of = rc < 0 ? NULL : own(vc, of->valuestring);
+	return rc;
+}
+
+const char *val_case_runs_name(const struct val_case *vc)
+{
+	return vc->runs_of ? vc->runs_of : vc->name;
+}
+
+/* The case file: its experiment first (or another case's, runs_of), then case, family
+ * (default: the case), title, citation, quick and the checks. */
 static int parse_case(struct val_case *vc, cJSON *root, const char *path, struct sim_err *err)
 {
+	bool of = cJSON_GetObjectItemCaseSensitive(root, "runs_of") != NULL;
 	if (check_keys(root, VAL_CASE_KEYS, "", path, err) < 0 ||
-	    parse_experiment(vc, root, path, err) < 0 ||
+	    (of ? parse_runs_of(vc, root, path, err) : parse_experiment(vc, root, path, err)) < 0 ||
 	    get_str(root, "case", true, "", vc, &vc->name, err) < 0 ||
 	    get_str(root, "family", false, "", vc, &vc->family, err) < 0 ||
 	    get_str(root, "title", true, "", vc, &vc->title, err) < 0 ||
@@ -356,6 +441,48 @@ int val_case_find(const char *name, char *out, size_t size)
 	return -1;
 }
 
+/* The share of all CPU time (%) in a symbols check's symbols, in one run:
+ * their self time from the profile, and with the callers reading the waits
+ * at them on the lock classes whose names start with one of spin_locks (in
+ * cycles, over all the CPUs' cycles the profile covers). -1 if the run has
+ * no profile. */
+static int symbols_share(const cJSON *run, const struct val_check *ch, double *out)
+{
+	const cJSON *prof = cJSON_GetObjectItemCaseSensitive(run, "profile"), *p, *lk, *cp;
+	double self = 0, pct = 0, cycles = 0, waits = 0;
+	cJSON_ArrayForEach(p, prof) {
+		const char *sym = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(p, "symbol"));
+		const cJSON *sp = cJSON_GetObjectItemCaseSensitive(p, "percent");
+		const cJSON *sc = cJSON_GetObjectItemCaseSensitive(p, "cycles");
+		if (!sym || !cJSON_IsNumber(sp) || !cJSON_IsNumber(sc))
+			continue;
+		pct += sp->valuedouble;
+		cycles += sc->valuedouble;
+		for (int i = 0; i < ch->nsymbols; i++)
+			self += !strcmp(sym, ch->symbols[i]) ? sp->valuedouble : 0;
+	}
+	if (!(pct > 0))
+		return -1;
+	const cJSON *locks = ch->callers ? cJSON_GetObjectItemCaseSensitive(run, "locks") : NULL;
+	cJSON_ArrayForEach(lk, locks) {
+		const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(lk, "name"));
+		bool spun = false;
+		for (int i = 0; name && i < ch->nspin_locks; i++)
+			spun |= !strncmp(name, ch->spin_locks[i], strlen(ch->spin_locks[i]));
+		const cJSON *points = spun ? cJSON_GetObjectItemCaseSensitive(lk, "contention_points")
+					   : NULL;
+		cJSON_ArrayForEach(cp, points) {
+			const char *sym = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(cp,
+											"symbol"));
+			const cJSON *w = cJSON_GetObjectItemCaseSensitive(cp, "wait_cycles");
+			for (int i = 0; sym && cJSON_IsNumber(w) && i < ch->nsymbols; i++)
+				waits += !strcmp(sym, ch->symbols[i]) ? w->valuedouble : 0;
+		}
+	}
+	*out = self + (cycles > 0 ? 100 * waits / (cycles * 100 / pct) : 0);
+	return 0;
+}
+
 int val_point_values(const struct val_case *vc, const struct val_check *ch, int point,
 		     const char *path, cJSON *const *runs, double *x)
 {
@@ -367,7 +494,8 @@ int val_point_values(const struct val_case *vc, const struct val_check *ch, int 
 		x[r] = NAN;
 		if (!inv || strcmp(inv, "ok"))
 			continue;
-		if (summary_lookup(run, path, &x[r]) < 0) {
+		if (ch->nsymbols ? symbols_share(run, ch, &x[r]) < 0
+				 : summary_lookup(run, path, &x[r]) < 0) {
 			if (!ch->has_default) {
 				x[r] = NAN;
 				continue;

@@ -152,8 +152,9 @@ PY
 python3 - "$OUT/validation.dat" <<'PY' || fail "validation.dat: no interval beside the bands"
 import sys
 rows = [list(map(float, l.split())) for l in open(sys.argv[1]) if l.strip() and not l.startswith('#')]
-assert rows and all(len(r) == 6 for r in rows), rows[:2]
-assert all(r[4] <= r[1] <= r[5] for r in rows), 'published simulated band band ci ci'
+assert rows and all(len(r) == 7 for r in rows), rows[:2]
+assert all(r[4] <= r[1] <= r[5] for r in rows), 'published simulated band band ci ci outside'
+assert all(r[6] in (0, 1) for r in rows), 'the last column says whether the check is outside its band'
 assert any(r[4] < r[1] < r[5] for r in rows), "V7's runs give an interval"
 PY
 
@@ -205,8 +206,50 @@ expect_exit 1 "0 of 1 checks inside their bands; outside: T1" "$SLABSIM" validat
 expect_exit 1 "1 of 3 checks inside their bands; outside: T1 (2)" "$SLABSIM" validate "$TMP/cases/off2.json" --out "$TMP/v2b" --no-plot
 expect_exit 2 "checks[0].at: matches 0 points" "$SLABSIM" validate "$TMP/cases/badat.json"
 expect_exit 2 "checks[0].band: expected [LOW, HIGH]" "$SLABSIM" validate "$TMP/cases/badband.json"
-expect_exit 2 "give either \"metric\"" "$SLABSIM" validate "$TMP/cases/both.json"
+expect_exit 2 "give one of \"metric\"" "$SLABSIM" validate "$TMP/cases/both.json"
 expect_exit 2 "checks[0].colour: unknown key" "$SLABSIM" validate "$TMP/cases/key.json"
+
+# V8 judges C1's runs (runs_of): the slow paths' share of CPU time, read
+# from each run's profile and lock table as the case file says
+if [ -s results/validation/C1.jsonl ]; then
+	expect_exit 1 "outside: V8" "$SLABSIM" validate V8 --from results/validation --out "$TMP/v8" --no-plot
+	[ ! -e "$TMP/v8/V8.jsonl" ] && [ -s "$TMP/v8/C1.jsonl" ] || fail "V8's runs are not C1's file"
+	python3 - "$TMP/v8/summary.json" results/validation/C1.jsonl <<'PY' || fail "V8's shares are not its runs' profile and locks"
+import json, sys
+s = json.load(open(sys.argv[1]))["cases"][0]["checks"]
+runs = [json.loads(l) for l in open(sys.argv[2])]
+at8 = [r for r in runs if r["policy"]["params"]["slub_min_objects"] == 8]
+syms = ("__slab_alloc", "__slab_free", "add_partial")
+def self_share(r):
+    return sum(p["percent"] for p in r["profile"] if p["symbol"] in syms)
+def callers(r):
+    total = sum(p["cycles"] for p in r["profile"]) * 100 / sum(p["percent"] for p in r["profile"])
+    waits = sum(c["wait_cycles"] for l in r["locks"] if l["name"].startswith("&n->list_lock")
+                for c in l["contention_points"] if c["symbol"] in syms)
+    return self_share(r) + 100 * waits / total
+row = {c["check"]: c for c in s}
+want = sum(map(self_share, at8)) / len(at8)
+assert abs(row["slow paths at 8, self time"]["simulated"] - want) < 1e-9 * want, (row, want)
+want = sum(map(callers, at8)) / len(at8)
+got = row["slow paths at 8, with callers' spin"]
+assert abs(got["simulated"] - want) < 1e-9 * want and got["verdict"] == "info", (got, want)
+PY
+fi
+printf '{"case": "X", "title": "t", "citation": "c", "runs_of": "C1", "experiment": {}, "checks": []}\n' > "$TMP/cases/of2.json"
+expect_exit 2 "give either \"experiment\" or \"runs_of\"" "$SLABSIM" validate "$TMP/cases/of2.json"
+printf '{"case": "X", "title": "t", "citation": "c", "runs_of": "C99", "checks": []}\n' > "$TMP/cases/of3.json"
+expect_exit 2 "runs_of: no validation case 'C99'" "$SLABSIM" validate "$TMP/cases/of3.json"
+python3 - "$TMP/cases" <<'PY'
+import json, sys
+c = json.load(open("validation/V8.json"))
+c["checks"] = [dict(c["checks"][-1])]
+del c["checks"][0]["spin_locks"]
+json.dump(c, open(sys.argv[1] + "/nolocks.json", "w"))
+c["checks"][0].update(reading="maybe")
+json.dump(c, open(sys.argv[1] + "/reading.json", "w"))
+PY
+expect_exit 2 "the callers reading needs spin_locks" "$SLABSIM" validate "$TMP/cases/nolocks.json" --list
+expect_exit 2 "reading: expected \"self\" or \"callers\"" "$SLABSIM" validate "$TMP/cases/reading.json" --list
 expect_exit 2 "no validation case 'C99'" "$SLABSIM" validate C99
 expect_exit 2 "unknown option '--fast'" "$SLABSIM" validate --fast
 expect_exit 2 "-j: expected a count" "$SLABSIM" validate -j 0
