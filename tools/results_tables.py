@@ -14,8 +14,12 @@ columns are the other dimensions with more than one value (or those of
 cols), `where` keeps only the points with those labels, `ci` adds each
 mean's 95% confidence interval, digits the significant digits (3).
 
-Two more kinds of block read a validation folder (`slabsim validate`):
+Three more kinds of block read a validation folder (`slabsim validate`):
 
+    <!-- cases-table DIR -->            one row a case: what it checks, how
+                                        many of its judged checks are inside
+                                        their bands, and the checks outside
+                                        (simulated against published)
     <!-- checks-table DIR CASE -->      a case's checks from DIR/summary.json:
                                         published, simulated with its 95% CI,
                                         error, band, verdict
@@ -39,7 +43,7 @@ import shlex
 import sys
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-START = re.compile(r"^<!-- (table|checks-table|runs-table) (.*) -->$")
+START = re.compile(r"^<!-- (table|cases-table|checks-table|runs-table) (.*) -->$")
 END = "<!-- end table -->"
 
 
@@ -126,6 +130,27 @@ def make_table(spec):
     return out
 
 
+def unit_of(check):
+    """A check's unit as its figures are written: " s", "x", "%" or none."""
+    return " s" if check["unit"] == "s" else check["unit"] if check["unit"] in ("x", "%") else ""
+
+
+def cases_table(args):
+    """Every validation case in a row (the lines of one cases-table block)."""
+    if len(args) != 1:
+        raise ValueError("cases-table takes DIR")
+    with open(os.path.join(TOP, args[0], "summary.json")) as f:
+        cases = json.load(f)["cases"]
+    out = ["| case | what it checks | inside its band | outside |", "|---|---|---|---|"]
+    for c in cases:
+        judged = [k for k in c["checks"] if k["verdict"] != "info"]
+        outside = [f"{k['check']}: {number(k['simulated'], 3)}{unit_of(k)} against "
+                   f"{number(k['published'], 3)}{unit_of(k)}" for k in judged if k["verdict"] != "ok"]
+        out.append(f"| {c['case']} | {c['title']} | {len(judged) - len(outside)} of "
+                   f"{len(judged)} | {'; '.join(outside) or '-'} |")
+    return out
+
+
 def checks_table(args):
     """A validation case's checks (the lines of one checks-table block)."""
     if len(args) != 2:
@@ -137,7 +162,7 @@ def checks_table(args):
     out = ["| check | published | simulated (95% CI) | error | band | verdict |",
            "|---|---|---|---|---|---|"]
     for c in cases[args[1]]["checks"]:
-        unit = " s" if c["unit"] == "s" else c["unit"] if c["unit"] in ("x", "%") else ""
+        unit = unit_of(c)
         ci = c.get("ci95")
         sim = number(c["simulated"], 3) + unit
         if ci:
@@ -183,6 +208,8 @@ def block_table(kind, text):
     if kind == "table":
         return make_table(parse_spec(text))
     args = shlex.split(text)
+    if kind == "cases-table":
+        return cases_table(args)
     return checks_table(args) if kind == "checks-table" else runs_table(args)
 
 

@@ -16,9 +16,10 @@ set linetype 8 lc rgb '#17becf' lw 1.5
 set linetype 9 lc rgb '#bcbd22' lw 1.5
 set linetype 10 lc rgb '#7f7f7f' lw 1.5
 set linetype cycle 10
-set title "cpu-partial: SLUB 3.2, hackbench 100 process (2 replicates, 95% CI)"
+set title "cpu-partial: SLUB 3.2, hackbench 100 process\nloops=500 sample=auto (2 runs a point: the mean)"
 set xlabel "hackbench throughput (million messages/s)"
 set ylabel 'slab memory, peak (MB)'
+set xrange [0:*]
 set yrange [0:*]
-plot 'memory.dat' index 0 using 1:3:2:4 with xyerrorbars pt 7 ps 0.6 lc 1 title "tigerton", '' index 0 using 1:3:5 with labels offset 0.8,0.6 font ',7' tc lt 1 notitle, \
-     'memory.dat' index 1 using 1:3:2:4 with xyerrorbars pt 7 ps 0.6 lc 2 title "nehalem-ex", '' index 1 using 1:3:5 with labels offset 0.8,0.6 font ',7' tc lt 2 notitle
+plot 'memory.dat' index 0 using 1:3 with points pt 7 ps 0.6 lc 1 title "tigerton", '' index 0 using 1:3:5 with labels offset 0.8,0.6 font ',7' tc lt 1 notitle, \
+     'memory.dat' index 1 using 1:3 with points pt 7 ps 0.6 lc 2 title "nehalem-ex", '' index 1 using 1:3:5 with labels offset 0.8,0.6 font ',7' tc lt 2 notitle

@@ -16,11 +16,15 @@ set linetype 8 lc rgb '#17becf' lw 1.5
 set linetype 9 lc rgb '#bcbd22' lw 1.5
 set linetype 10 lc rgb '#7f7f7f' lw 1.5
 set linetype cycle 10
-set title "cpu-partial: SLUB 3.2, hackbench 100 process (2 replicates, 95% CI)"
+set title "cpu-partial: SLUB 3.2, hackbench 100 process\nloops=500 sample=auto (2 runs a point: the mean, and each run as a dot)"
 set xlabel "cpu_partial x default"
 set ylabel "time (simulated s)"
 set yrange [0:*]
 set autoscale xfix
 set offsets graph 0.03, graph 0.03, 0, 0
-plot 'metric.dat' index 0 using 1:2:3 with yerrorlines lc 1 pt 7 ps 0.6 title "tigerton", \
-     'metric.dat' index 1 using 1:2:3 with yerrorlines lc 2 pt 7 ps 0.6 title "nehalem-ex"
+set logscale x 2
+set xtics ("0.5" 0.5, "1" 1, "2" 2, "4" 4, "8" 8, "16" 16, "32" 32, "unlimited" 128)
+plot 'metric.dat' index 0 using 1:2 with linespoints lc 1 pt 7 ps 0.6 title "tigerton", \
+     '' index 2 using 1:2 with points pt 6 ps 0.5 lc 1 notitle, \
+     'metric.dat' index 1 using 1:2 with linespoints lc 2 pt 7 ps 0.6 title "nehalem-ex", \
+     '' index 3 using 1:2 with points pt 6 ps 0.5 lc 2 notitle

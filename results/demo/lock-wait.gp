@@ -23,5 +23,6 @@ set yrange [0:*]
 set autoscale xfix
 set offsets graph 0.03, graph 0.03, 0, 0
 set logscale x 2
+set xtics ("4" 4, "6" 6, "8" 8, "10" 10, "12" 12, "16" 16, "20" 20, "24" 24, "32" 32, "40" 40, "48" 48, "64" 64)
 plot 'lock-wait.dat' index 0 using 1:2 with linespoints lc 1 pt 7 ps 0.6 title "", \
      '' index 1 using 1:2 with points pt 6 ps 0.5 lc 1 notitle

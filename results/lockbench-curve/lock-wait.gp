@@ -23,6 +23,7 @@ set yrange [0:*]
 set autoscale xfix
 set offsets graph 0.03, graph 0.03, 0, 0
 set logscale x 2
+set xtics ("1" 1, "2" 2, "3" 3, "4" 4, "6" 6, "8" 8, "12" 12, "16" 16, "24" 24, "32" 32, "40" 40, "48" 48, "56" 56, "64" 64)
 plot 'lock-wait.dat' index 0 using 1:2 with linespoints lc 1 pt 7 ps 0.6 title "byte", \
      '' index 3 using 1:2 with points pt 6 ps 0.5 lc 1 notitle, \
      'lock-wait.dat' index 1 using 1:2 with linespoints lc 2 pt 7 ps 0.6 title "ticket", \

@@ -26,4 +26,4 @@ set ytics font ',8'
 set style fill solid 0.85 border -1
 set grid xtics noytics
 start(i) = (i > 2 ? sum [j=2:i-1] column(j) : 0)
-plot for [i=2:10] 'profile.dat' using (start(i) + column(i) / 2):0:(start(i)):(start(i) + column(i)):($0 - 0.38):($0 + 0.38):ytic(1) with boxxyerror lc i-1 title columnheader(i)
+plot for [i=2:9] 'profile.dat' using (start(i) + column(i) / 2):0:(start(i)):(start(i) + column(i)):($0 - 0.38):($0 + 0.38):ytic(1) with boxxyerror lc i-1 title columnheader(i)

@@ -4,7 +4,7 @@ set output 'memory.png'
 set termoption noenhanced
 set datafile missing '?'
 set grid
-set key outside right top
+set key below left Left reverse maxrows 4
 set linetype 1 lc rgb '#1f77b4' lw 1.5
 set linetype 2 lc rgb '#ff7f0e' lw 1.5
 set linetype 3 lc rgb '#2ca02c' lw 1.5
@@ -16,10 +16,11 @@ set linetype 8 lc rgb '#17becf' lw 1.5
 set linetype 9 lc rgb '#bcbd22' lw 1.5
 set linetype 10 lc rgb '#7f7f7f' lw 1.5
 set linetype cycle 10
-set title "min-objects-per-node: slub, hackbench 100 process (2 replicates, 95% CI)"
+set title "min-objects-per-node: slub, hackbench 100 process\nkernel=2.6.25 slub_max_order=3 loops=500 sample=auto (2 runs a point: the mean)"
 set xlabel "hackbench throughput (million messages/s)"
 set ylabel 'slab memory, peak (MB)'
+set xrange [0:*]
 set yrange [0:*]
-plot 'memory.dat' index 0 using 1:3:2:4 with xyerrorbars pt 7 ps 0.6 lc 1 title "2.6.25 default", '' index 0 using 1:3:5 with labels offset 0.8,0.6 font ',7' tc lt 1 notitle, \
-     'memory.dat' index 1 using 1:3:2:4 with xyerrorbars pt 7 ps 0.6 lc 2 title "2.6.26: 4 x (fls(cpus) + 1)", '' index 1 using 1:3:5 with labels offset 0.8,0.6 font ',7' tc lt 2 notitle, \
-     'memory.dat' index 2 using 1:3:2:4 with xyerrorbars pt 7 ps 0.6 lc 3 title "2 x CPUs per node", '' index 2 using 1:3:5 with labels offset 0.8,0.6 font ',7' tc lt 3 notitle
+plot 'memory.dat' index 0 using 1:3 with points pt 7 ps 0.6 lc 1 title "2.6.25 default", '' index 0 using 1:3:5 with labels offset 0.8,0.6 font ',7' tc lt 1 notitle, \
+     'memory.dat' index 1 using 1:3 with points pt 7 ps 0.6 lc 2 title "2.6.26: 4 x (fls(cpus) + 1)", '' index 1 using 1:3:5 with labels offset 0.8,0.6 font ',7' tc lt 2 notitle, \
+     'memory.dat' index 2 using 1:3 with points pt 7 ps 0.6 lc 3 title "2 x CPUs per node", '' index 2 using 1:3:5 with labels offset 0.8,0.6 font ',7' tc lt 3 notitle

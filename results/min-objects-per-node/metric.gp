@@ -4,7 +4,7 @@ set output 'metric.png'
 set termoption noenhanced
 set datafile missing '?'
 set grid
-set key outside right top
+set key below left Left reverse maxrows 4
 set linetype 1 lc rgb '#1f77b4' lw 1.5
 set linetype 2 lc rgb '#ff7f0e' lw 1.5
 set linetype 3 lc rgb '#2ca02c' lw 1.5
@@ -16,7 +16,7 @@ set linetype 8 lc rgb '#17becf' lw 1.5
 set linetype 9 lc rgb '#bcbd22' lw 1.5
 set linetype 10 lc rgb '#7f7f7f' lw 1.5
 set linetype cycle 10
-set title "min-objects-per-node: slub, hackbench 100 process (2 replicates, 95% CI)"
+set title "min-objects-per-node: slub, hackbench 100 process\nkernel=2.6.25 slub_max_order=3 loops=500 sample=auto (2 runs a point: the mean, and the range of the runs)"
 set xlabel "machine"
 set ylabel "time (simulated s)"
 set yrange [0:*]
@@ -24,6 +24,6 @@ set style data histograms
 set style histogram errorbars gap 1 lw 1
 set style fill solid 0.6 border -1
 set xtics rotate by -30
-plot 'metric.dat' using 2:3:xtic(1) title "2.6.25 default", \
-     'metric.dat' using 4:5 title "2.6.26: 4 x (fls(cpus) + 1)", \
-     'metric.dat' using 6:7 title "2 x CPUs per node"
+plot 'metric.dat' using 2:4:5:xtic(1) title "2.6.25 default", \
+     'metric.dat' using 6:8:9 title "2.6.26: 4 x (fls(cpus) + 1)", \
+     'metric.dat' using 10:12:13 title "2 x CPUs per node"

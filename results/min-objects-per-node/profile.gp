@@ -4,7 +4,7 @@ set output 'profile.png'
 set termoption noenhanced
 set datafile missing '?'
 set grid
-set key outside right top
+set key below left Left reverse maxrows 4
 set linetype 1 lc rgb '#1f77b4' lw 1.5
 set linetype 2 lc rgb '#ff7f0e' lw 1.5
 set linetype 3 lc rgb '#2ca02c' lw 1.5
@@ -16,12 +16,14 @@ set linetype 8 lc rgb '#17becf' lw 1.5
 set linetype 9 lc rgb '#bcbd22' lw 1.5
 set linetype 10 lc rgb '#7f7f7f' lw 1.5
 set linetype cycle 10
-set title "min-objects-per-node: slub, hackbench 100 process (mean of 2 replicates)"
-set ylabel 'share of all CPU time (%)'
-set yrange [0:100]
-set style data histograms
-set style histogram rowstacked
-set style fill solid 0.8 border -1
-set boxwidth 0.7
-set xtics rotate by -45 font ',8'
-plot for [i=2:10] 'profile.dat' using i:xtic(1) title columnheader(i)
+set title "min-objects-per-node: slub, hackbench 100 process\nkernel=2.6.25 slub_max_order=3 loops=500 sample=auto (2 runs a point: the mean)"
+set ylabel "machine, slub_min_objects"
+set key outside right top
+set xlabel 'share of all CPU time (%)'
+set xrange [0:100]
+set yrange [18:-1] noreverse
+set ytics font ',8'
+set style fill solid 0.85 border -1
+set grid xtics noytics
+start(i) = (i > 2 ? sum [j=2:i-1] column(j) : 0)
+plot for [i=2:10] 'profile.dat' using (start(i) + column(i) / 2):0:(start(i)):(start(i) + column(i)):($0 - 0.38):($0 + 0.38):ytic(1) with boxxyerror lc i-1 title columnheader(i)

@@ -16,7 +16,7 @@ set linetype 8 lc rgb '#17becf' lw 1.5
 set linetype 9 lc rgb '#bcbd22' lw 1.5
 set linetype 10 lc rgb '#7f7f7f' lw 1.5
 set linetype cycle 10
-set title "slab-slub-slqb (2 replicates, 95% CI)"
+set title "slab-slub-slqb\nkernel=2.6.26 sample=auto (2 runs a point: the mean, and the range of the runs)"
 set xlabel "machine"
 set ylabel "CPU time spinning on locks (%)"
 set yrange [0:*]
@@ -24,9 +24,9 @@ set style data histograms
 set style histogram errorbars gap 1 lw 1
 set style fill solid 0.6 border -1
 set xtics rotate by -30
-plot 'lock-wait.dat' using 2:3:xtic(1) title "slab, hackbench 100", \
-     'lock-wait.dat' using 4:5 title "slab, hackbench 90", \
-     'lock-wait.dat' using 6:7 title "slub, hackbench 100", \
-     'lock-wait.dat' using 8:9 title "slub, hackbench 90", \
-     'lock-wait.dat' using 10:11 title "slqb, hackbench 100", \
-     'lock-wait.dat' using 12:13 title "slqb, hackbench 90"
+plot 'lock-wait.dat' using 2:4:5:xtic(1) title "slab, hackbench 100", \
+     'lock-wait.dat' using 6:8:9 title "slab, hackbench 90", \
+     'lock-wait.dat' using 10:12:13 title "slub, hackbench 100", \
+     'lock-wait.dat' using 14:16:17 title "slub, hackbench 90", \
+     'lock-wait.dat' using 18:20:21 title "slqb, hackbench 100", \
+     'lock-wait.dat' using 22:24:25 title "slqb, hackbench 90"

@@ -16,13 +16,14 @@ set linetype 8 lc rgb '#17becf' lw 1.5
 set linetype 9 lc rgb '#bcbd22' lw 1.5
 set linetype 10 lc rgb '#7f7f7f' lw 1.5
 set linetype cycle 10
-set title "slab-slub-slqb (2 replicates, 95% CI)"
+set title "slab-slub-slqb\nkernel=2.6.26 sample=auto (2 runs a point: the mean)"
 set xlabel "hackbench throughput (million messages/s)"
 set ylabel 'slab memory, peak (MB)'
+set xrange [0:*]
 set yrange [0:*]
-plot 'memory.dat' index 0 using 1:3:2:4 with xyerrorbars pt 7 ps 0.6 lc 1 title "slab, hackbench 100", '' index 0 using 1:3:5 with labels offset 0.8,0.6 font ',7' tc lt 1 notitle, \
-     'memory.dat' index 1 using 1:3:2:4 with xyerrorbars pt 7 ps 0.6 lc 2 title "slab, hackbench 90", '' index 1 using 1:3:5 with labels offset 0.8,0.6 font ',7' tc lt 2 notitle, \
-     'memory.dat' index 2 using 1:3:2:4 with xyerrorbars pt 7 ps 0.6 lc 3 title "slub, hackbench 100", '' index 2 using 1:3:5 with labels offset 0.8,0.6 font ',7' tc lt 3 notitle, \
-     'memory.dat' index 3 using 1:3:2:4 with xyerrorbars pt 7 ps 0.6 lc 4 title "slub, hackbench 90", '' index 3 using 1:3:5 with labels offset 0.8,0.6 font ',7' tc lt 4 notitle, \
-     'memory.dat' index 4 using 1:3:2:4 with xyerrorbars pt 7 ps 0.6 lc 5 title "slqb, hackbench 100", '' index 4 using 1:3:5 with labels offset 0.8,0.6 font ',7' tc lt 5 notitle, \
-     'memory.dat' index 5 using 1:3:2:4 with xyerrorbars pt 7 ps 0.6 lc 6 title "slqb, hackbench 90", '' index 5 using 1:3:5 with labels offset 0.8,0.6 font ',7' tc lt 6 notitle
+plot 'memory.dat' index 0 using 1:3 with points pt 7 ps 0.6 lc 1 title "slab, hackbench 100", '' index 0 using 1:3:5 with labels offset 0.8,0.6 font ',7' tc lt 1 notitle, \
+     'memory.dat' index 1 using 1:3 with points pt 7 ps 0.6 lc 2 title "slab, hackbench 90", '' index 1 using 1:3:5 with labels offset 0.8,0.6 font ',7' tc lt 2 notitle, \
+     'memory.dat' index 2 using 1:3 with points pt 7 ps 0.6 lc 3 title "slub, hackbench 100", '' index 2 using 1:3:5 with labels offset 0.8,0.6 font ',7' tc lt 3 notitle, \
+     'memory.dat' index 3 using 1:3 with points pt 7 ps 0.6 lc 4 title "slub, hackbench 90", '' index 3 using 1:3:5 with labels offset 0.8,0.6 font ',7' tc lt 4 notitle, \
+     'memory.dat' index 4 using 1:3 with points pt 7 ps 0.6 lc 5 title "slqb, hackbench 100", '' index 4 using 1:3:5 with labels offset 0.8,0.6 font ',7' tc lt 5 notitle, \
+     'memory.dat' index 5 using 1:3 with points pt 7 ps 0.6 lc 6 title "slqb, hackbench 90", '' index 5 using 1:3:5 with labels offset 0.8,0.6 font ',7' tc lt 6 notitle

@@ -23,6 +23,7 @@ set yrange [0:*]
 set autoscale xfix
 set offsets graph 0.03, graph 0.03, 0, 0
 set logscale x 2
+set xtics ("8" 8, "16" 16, "32" 32, "64" 64, "128" 128, "256" 256, "512" 512, "1024" 1024, "2048" 2048, "4096" 4096)
 plot 'lock-wait.dat' index 0 using 1:2 with linespoints lc 1 dt 1 pt 1 ps 0.7 title "slab, 1 alloc then free", \
      '' index 15 using 1:2 with points pt 6 ps 0.5 lc 1 notitle, \
      'lock-wait.dat' index 1 using 1:2 with linespoints lc 1 dt 2 pt 2 ps 0.7 title "slab, 2 alloc/free", \

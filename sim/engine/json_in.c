@@ -150,23 +150,27 @@ bool json_key_listed(const char *valid, const char *key)
 
 int json_parse_error(struct sim_err *err, const char *path, const char *text, size_t len)
 {
-	const char *at = cJSON_GetErrorPtr(), *bol = text;
+	const char *at = cJSON_GetErrorPtr(), *bol = text, *end = text + len, *q;
 	int line = 1;
-	if (!at || at < text || at > text + len)
+	if (!at || at < text || at > end)
 		at = text;
-	bool ended = !at[strspn(at, " \t\r\n")];
-	while (ended && at > text && strchr(" \t\r\n", at[-1]))
+	for (q = at; q < end && *q && strchr(" \t\r\n", *q); q++)
+		;
+	bool ended = q == end || !*q;	/* the text need not end in a NUL */
+	while (ended && at > text && at[-1] && strchr(" \t\r\n", at[-1]))
 		at--;	/* where the text stopped, not its trailing blanks */
 	for (const char *p = text; p < at; p++)
 		if (*p == '\n') {
 			line++;
 			bol = p + 1;
 		}
-	int col = (int)(at - bol) + 1, show = (int)strcspn(at, "\n");
+	int col = (int)(at - bol) + 1, show = 0;
+	while (show < 16 && at + show < end && at[show] && at[show] != '\n')
+		show++;
 	if (ended)
 		return sim_fail(err, "%s: line %d, column %d: not valid JSON (it ends too soon)",
 				path, line, col);
 	return sim_fail(err, "%s: line %d, column %d: not valid JSON (from '%.*s')", path, line,
-			col, show < 16 ? show : 16, at);
+			col, show, at);
 }
 

@@ -230,15 +230,60 @@ void kernel_mark(struct kernel *k, bool start)
 {
 	int w = start ? 0 : 1;
 	struct engine *eng = k->eng;
+	uint64_t now = eng->running ? eng->running->clock : eng->now;
 	k->win.marked[w] = true;
-	k->win.time[w] = eng->running ? eng->running->clock : eng->now;
-	k->win.busy[w] = k->win.slab[w] = k->win.spin[w] = 0;
-	for (int c = 0; c < eng->ncpus; c++) {
-		k->win.busy[w] += eng->cpus[c].busy;
-		k->win.slab[w] += eng->cpus[c].in_region;	/* slab.c tallies the allocator */
-		k->win.spin[w] += eng->cpus[c].spin;
-	}
+	k->win.time[w] = now;
+	k->win.busy[w] = k->win.slab[w] = k->win.spin[w] = k->win.ahead[w] = 0;
 	memcpy(k->win.cycles[w], eng->prof.cycles, sizeof(k->win.cycles[w]));
+	for (int c = 0; c < eng->ncpus; c++) {
+		const struct sim_cpu *cpu = &eng->cpus[c];
+		k->win.busy[w] += cpu->busy;
+		k->win.slab[w] += cpu->in_region;	/* slab.c tallies the allocator */
+		k->win.spin[w] += cpu->spin;
+		if (cpu->clock > now) {
+			k->win.ahead[w] += cpu->clock - now;	/* charged past the mark */
+		} else if (cpu->asleep && !cpu->idle_wait) {
+			/* spinning since its clock: the wait is charged when it ends,
+			 * so the mark counts its part up to now */
+			uint64_t gap = now - cpu->clock;
+			k->win.busy[w] += gap;
+			k->win.spin[w] += gap;
+			k->win.slab[w] += cpu->region ? gap : 0;
+			k->win.cycles[w][k->hw->waiter[c].sym] += gap;
+		}
+	}
+}
+
+/* The measured window's books: no CPU share over 100%. Each count over the
+ * window (busy, in the allocator, spinning, each profile symbol) is at most
+ * the CPUs' cycles in it, give or take what CPUs had run on past either
+ * mark (they charge work before they sync). */
+static int window_check(const struct kernel *k, struct sim_err *err)
+{
+	if (!k->win.marked[0] || !k->win.marked[1])
+		return 0;
+	const struct engine *eng = k->eng;
+	uint64_t span = k->win.time[1] - k->win.time[0], total = span * (uint64_t)eng->ncpus;
+	uint64_t most = total + k->win.ahead[0] + k->win.ahead[1];
+	const struct {
+		const char *what;
+		uint64_t n;
+	} c[] = { { "busy", k->win.busy[1] - k->win.busy[0] },
+		  { "in the slab allocator", k->win.slab[1] - k->win.slab[0] },
+		  { "spinning on locks", k->win.spin[1] - k->win.spin[0] } };
+	if (k->win.time[1] < k->win.time[0])
+		return sim_fail(err, "the measured window ends before it starts");
+	for (size_t i = 0; i < ARRAY_SIZE(c); i++)
+		if (c[i].n > most)
+			return sim_fail(err, "the measured window: %.2f%% of the CPU time %s",
+					100.0 * (double)c[i].n / (double)total, c[i].what);
+	for (int s = 0; s < eng->prof.nsyms; s++) {
+		uint64_t n = k->win.cycles[1][s] - k->win.cycles[0][s];
+		if (eng->prof.kind[s] != SYM_IDLE && n > most)	/* idle: what busy leaves */
+			return sim_fail(err, "the measured window: %.2f%% of the CPU time in %s",
+					100.0 * (double)n / (double)total, eng->prof.name[s]);
+	}
+	return 0;
 }
 
 int kernel_check(struct kernel *k, struct sim_err *err)
@@ -293,7 +338,8 @@ int kernel_check_state(struct kernel *k, bool at_end, struct sim_err *err)
 {
 	if (k->violated)
 		return sim_fail(err, "%s", k->violation);
-	if (page_alloc_check(&k->pa, err) < 0 || hw_locks_check(k->hw, at_end, err) < 0)
+	if (page_alloc_check(&k->pa, err) < 0 || hw_locks_check(k->hw, at_end, err) < 0 ||
+	    (at_end && window_check(k, err) < 0))
 		return -1;
 	for (int i = 0; i < k->ncaches; i++)
 		if (k->policy->check(k->pstate, k->caches[i], err) < 0)

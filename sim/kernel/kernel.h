@@ -68,6 +68,7 @@ struct kernel {
 		uint64_t time[2];
 		uint64_t busy[2], slab[2], spin[2];
 		uint64_t cycles[2][PROFILE_MAX_SYMS];
+		uint64_t ahead[2];	/* cycles the CPUs had charged past the mark */
 	} win;
 	struct steady steady;		/* sample=: the workload reports its units here */
 	struct fault_attr failslab, fail_page_alloc;	/* fault injection */

@@ -216,10 +216,23 @@ static FILE *open_file(const struct layout *l, const char *name, const char *ext
 	return f;
 }
 
-/* The legend: none for a single line, else outside on the right. */
+/* More values than this get gnuplot's own x tics; longer series names
+ * put the legend below the plot. */
+enum { MAX_X_TICS = 16, LONG_KEY = 24 };
+
+/* The legend: none for a single line, else outside on the right, or below
+ * the plot when the names are long enough to squeeze it. */
 static void key_for(const struct layout *l, FILE *g)
 {
-	fprintf(g, "%s\n", l->nseries > 1 ? "set key outside right top" : "set key off");
+	char sname[512];
+	size_t longest = 0;
+	for (int s = 0; s < l->nseries; s++) {
+		series_name(l, s, sname, sizeof(sname));
+		longest = strlen(sname) > longest ? strlen(sname) : longest;
+	}
+	fprintf(g, "%s\n", l->nseries < 2 ? "set key off"
+		: longest > LONG_KEY ? "set key below left Left reverse maxrows 4"
+		: "set key outside right top");
 }
 
 /* The script's head; the title ends with what is drawn (`drawn`, e.g.
@@ -252,18 +265,60 @@ static bool draw_ci(const struct layout *l)
 	return l->nmin >= CI_MIN_RUNS;
 }
 
+/* True if a value's label is not its number ("unlimited" for 1000000). */
+static bool label_is_word(const char *label)
+{
+	char *end;
+	strtod(label, &end);
+	return end == label || *end;
+}
+
+/* Where value XI of the x dimension is drawn: at its number, but for a last
+ * value named by a word (cpu_partial "unlimited") lying over 8x beyond the
+ * one before it, which is drawn one step further (4x on a log axis, a
+ * step on a linear one) so that it does not squeeze the other points. */
+static double plot_x(const struct layout *l, int xi)
+{
+	const cJSON *xs = get(l->dim[l->xdim], "x");
+	int n = l->nvals[l->xdim];
+	double x = cJSON_GetArrayItem(xs, xi)->valuedouble;
+	if (xi != n - 1 || n < 3 || !label_is_word(value_label(l, l->xdim, xi)))
+		return x;
+	double prev = cJSON_GetArrayItem(xs, n - 2)->valuedouble;
+	double prev2 = cJSON_GetArrayItem(xs, n - 3)->valuedouble;
+	if (prev > 0 && x > 8 * prev && prev2 > 0)
+		return prev * 4;
+	return x;
+}
+
 /* A doubling parameter (all x > 0, spanning 8x or more) reads best on a log-2 axis. */
 static bool doubling(const struct layout *l)
 {
-	const cJSON *xs = get(l->dim[l->xdim], "x"), *x;
 	double lo = 0, hi = 0;
-	cJSON_ArrayForEach(x, xs) {
-		if (x->valuedouble <= 0)
+	for (int xi = 0; xi < l->nvals[l->xdim]; xi++) {
+		double x = plot_x(l, xi);
+		if (x <= 0)
 			return false;
-		lo = lo && lo < x->valuedouble ? lo : x->valuedouble;
-		hi = hi > x->valuedouble ? hi : x->valuedouble;
+		lo = lo && lo < x ? lo : x;
+		hi = hi > x ? hi : x;
 	}
 	return lo > 0 && hi / lo >= 8;
+}
+
+/* The x axis's tics: one at each value, labelled as the sweep names it
+ * (gnuplot's own tics for more than MAX_X_TICS values named by numbers). */
+static void x_tics(const struct layout *l, FILE *g)
+{
+	int n = l->nvals[l->xdim];
+	if (n > MAX_X_TICS && !label_is_word(value_label(l, l->xdim, n - 1)))
+		return;
+	fprintf(g, "set xtics (");
+	for (int xi = 0; xi < l->nvals[l->xdim]; xi++) {
+		fprintf(g, "%s\"", xi ? ", " : "");
+		gp_str(g, value_label(l, l->xdim, xi));
+		fprintf(g, "\" %.10g", plot_x(l, xi));
+	}
+	fprintf(g, ")\n");
 }
 
 /* Each run's value of a metric at a point, " X VALUE" a line, for the dots. */
@@ -307,7 +362,6 @@ static int run_gnuplot(const struct layout *l, const char *name, struct sim_err 
  * ci95), then a block per line of its runs (x, value), for the dots. */
 static void metric_data_numeric(const struct layout *l, FILE *d, const char *metric)
 {
-	const cJSON *xs = get(l->dim[l->xdim], "x");
 	char sname[512];
 	for (int k = 0; k < 2; k++)
 		for (int s = 0; s < l->nseries; s++) {
@@ -317,7 +371,7 @@ static void metric_data_numeric(const struct layout *l, FILE *d, const char *met
 				k ? "value" : "mean ci95");
 			for (int xi = 0; xi < l->nvals[l->xdim]; xi++) {
 				const cJSON *pt = point_at(l, s, xi);
-				double x = cJSON_GetArrayItem(xs, xi)->valuedouble;
+				double x = plot_x(l, xi);
 				if (pt && k)
 					write_runs(d, x, pt, metric);
 				if (pt && !k) {
@@ -423,6 +477,7 @@ static int plot_metric(const struct layout *l, const char *name, const char *met
 		fprintf(g, "set autoscale xfix\nset offsets graph 0.03, graph 0.03, 0, 0\n");
 		if (logx || doubling(l))
 			fprintf(g, "set logscale x 2\n");
+		x_tics(l, g);
 		metric_plot_numeric(l, g, name);
 	} else {
 		metric_plot_bars(l, g, name);

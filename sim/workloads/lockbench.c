@@ -3,7 +3,7 @@
  * pinned to each CPU, each loops: think `think` cycles in user space, take
  * one spinlock of the kernel's kind (spinlock=byte|ticket|queued), hold it
  * `hold` cycles, release it. It measures acquisitions per second over the
- * window [warmup, warmup + duration), the mean wait from the request (before
+ * window [warmup, warmup + duration) of simulated time, the mean wait from the request (before
  * its atomic, which may itself queue for the line) to holding the lock, and
  * the mean hand-off: from a release with waiters to the moment the
  * next holder has the lock. */
@@ -46,7 +46,6 @@ struct lockbench {
 	bool handed;
 	uint64_t acquisitions, wait_total, handoffs, handoff_total;
 	int exited;
-	bool marked;
 };
 
 /* A think or hold time of mean `mean` cycles: exponential if `exp`, else the mean itself. */
@@ -61,16 +60,10 @@ static void lb_task(struct task *t, void *arg)
 	struct lockbench *lb = arg;
 	struct kernel *k = t->k;
 	struct sim_cpu *cpu = task_cpu(t);	/* pinned: it never changes */
-	bool first = cpu->id == lb->cpu_of[0];
 	for (;;) {
 		int prev = sym_enter(cpu, lb->sym_think);
 		cpu_charge(cpu, draw(k, lb->think, lb->think_exp));
 		sym_exit(cpu, prev);
-		if (first && !lb->marked && cpu->clock >= lb->warm) {
-			cpu_sync(cpu);
-			kernel_mark(k, true);
-			lb->marked = true;
-		}
 		if (cpu->clock >= lb->end)
 			break;
 		uint64_t asked = cpu->clock;
@@ -103,11 +96,15 @@ static void lb_task(struct task *t, void *arg)
 			lb->released_at = release;
 		}
 	}
-	if (first) {
-		cpu_sync(cpu);
-		kernel_mark(k, false);
-	}
 	lb->exited++;
+}
+
+/* The measured window's edges, in simulated time: a timer at each marks it,
+ * so no CPU's progress (a starved one's) moves it. */
+static void lb_window_edge(struct sim_event *ev)
+{
+	struct lockbench *lb = ev->arg;
+	kernel_mark(lb->k, ev->data == 0);
 }
 
 /* Task i's CPU: packed takes CPUs in order; spread deals them out over the
@@ -163,6 +160,8 @@ static int lb_start(struct kernel *k, const struct param_set *ps, void **state,
 	hw_lock_init(&lb->lock, k->lock_kind, &lb->line, &lb->cls);
 	for (int i = 0; i < n; i++)
 		task_create_pinned(&k->sched, NULL, lb_task, lb, "lockbench", NULL, lb->cpu_of[i]);
+	eng_timer_at(k->eng, lb->warm, lb_window_edge, lb, 0);
+	eng_timer_at(k->eng, lb->end, lb_window_edge, lb, 1);
 	*state = lb;
 	return 0;
 }

@@ -89,8 +89,8 @@ EOF2
 	fail "the sweep of same.json failed"
 grep -q "^  sheaves .*, all 2 runs the same: no seed changed it$" "$TMP/same.out" ||
 	fail "identical replicates not reported: $(cat "$TMP/same.out")"
-grep -q "^  ticket .* +- [0-9.]*$" "$TMP/same.out" ||
-	fail "the seed-dependent point lost its CI: $(cat "$TMP/same.out")"
+grep -q "^  ticket  *[0-9.]* ([0-9.]*, [0-9.]*)$" "$TMP/same.out" ||
+	fail "the seed-dependent point of 2 runs does not show both: $(cat "$TMP/same.out")"
 
 # a CI target: each point adds seeds (two, then one a round) until its CI is
 # within the target or it has --replicates of them; the runs it does are

@@ -170,4 +170,18 @@ grep -q "(2 runs a point: the mean)" "$L/profile.gp" || fail "profile.gp's title
 grep -q "(2 runs a point: the mean, and each run as a dot)" "$L/metric.gp" ||
 	fail "metric.gp's title does not say what it draws: $(grep '^set title' "$L/metric.gp")"
 grep -q "set logscale x 2" "$L/metric.gp" || fail "1 to 64 CPUs not on a log-2 axis"
+grep -q 'set xtics ("1" 1, "2" 2, "3" 3, "4" 4, "6" 6,' "$L/metric.gp" ||
+	fail "the x tics are not the swept values: $(grep xtics "$L/metric.gp")"
+
+# a last value named by a word ("never" for 1000000) is drawn a step past
+# the one before (4x on a log axis), labelled with its word
+cat > "$TMP/word.json" <<'EOF2'
+{ "name": "word", "machines": ["core2-ep"], "policies": ["slub"],
+  "workloads": ["lockbench cpus=2 hold=200 duration_us=300"],
+  "axes": [ { "param": "think", "values": [1000, 2000, { "label": "never", "value": 1000000 }] } ],
+  "plot": { "x": "think" }, "replicates": 1, "seed": 1 }
+EOF2
+"$SLABSIM" sweep "$TMP/word.json" -j 2 --out "$TMP/word" > /dev/null 2>&1 || fail "sweep word.json"
+grep -q 'set xtics ("1000" 1000, "2000" 2000, "never" 8000)' "$TMP/word/metric.gp" ||
+	fail "the word value is not drawn past the last number: $(grep xtics "$TMP/word/metric.gp")"
 finish
