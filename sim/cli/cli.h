@@ -14,6 +14,7 @@ int cmd_plot(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
+int cmd_sensitivity(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
 int cmd_tune(int argc, char **argv);

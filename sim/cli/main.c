@@ -26,6 +26,8 @@ static const char usage[] =
 	"  bench   speed of the engine: events/s, fiber switch, ordering-rule hand-over\n"
 	"  validate [CASE ...] [--quick] [-j N] [--out DIR]: the published results the\n"
 	"          model must predict (validation/), simulated beside published\n"
+	"  sensitivity CASE [--figures LIST] [--morris R]: how much a case's figures\n"
+	"          depend on the estimated and fitted figures of its machines\n"
 	"  diff    A B [--format text|markdown]: two runs side by side with the deltas\n"
 	"          (a run's JSON, or DIR:NAME=VALUE,... for a run of a results folder)\n"
 	"  calibrate [--out FILE.json]: measure this host and write its machine file\n"
@@ -62,13 +64,16 @@ int main(int argc, char **argv)
 		return cmd_bench(argc - 1, argv + 1);
 	if (!strcmp(cmd, "validate"))
 		return cmd_validate(argc - 1, argv + 1);
+	if (!strcmp(cmd, "sensitivity"))
+		return cmd_sensitivity(argc - 1, argv + 1);
 	if (!strcmp(cmd, "diff"))
 		return cmd_diff(argc - 1, argv + 1);
 	if (!strcmp(cmd, "calibrate"))
 		return cmd_calibrate(argc - 1, argv + 1);
 	if (!strcmp(cmd, "tune"))
 		return cmd_tune(argc - 1, argv + 1);
-	const char *commands = "run sweep merge plot list show trace bench validate diff calibrate tune";
+	const char *commands = "run sweep merge plot list show trace bench validate sensitivity diff "
+		"calibrate tune";
 	char near[96];
 	return cli_usage_error("unknown command '%s'%s; commands: %s (slabsim --help)", cmd,
 			       suggest_near(cmd, commands, near, sizeof(near)), commands);

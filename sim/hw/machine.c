@@ -683,7 +683,7 @@ int machine_load(struct machine *m, const char *name, struct sim_err *err)
 		goto out;
 	static const char *const root_keys[] = { "name", "description", "clock_ghz", "topology",
 		"handoff_cycles", "memory_cycles", "atomic_cycles", "llc", "l1", "fabric", "cost_table",
-		"costs", "sources", NULL };
+		"costs", "sources", "ranges", NULL };
 	if (only_known(f, root, NULL, root_keys, err) < 0)
 		goto out;
 	if (json_string(f, root, NULL, "name", m->name, sizeof(m->name), err) < 0 ||

@@ -55,6 +55,24 @@ static void note_entries(const struct machine *m, const cJSON *cycles, const cJS
 			}
 }
 
+/* For each cost the table fits ("fitted": {NAME: {"value", "case", "how"}}),
+ * note `file` and "fit: CASE: how" as where that entry was last set. */
+static void note_fitted(const struct machine *m, const cJSON *fitted, const char *file,
+			struct cost_origin *orig)
+{
+	const cJSON *e;
+	cJSON_ArrayForEach(e, fitted)
+		for (int i = 0; i < m->ncosts; i++)
+			if (!strcmp(m->cost_name[i], e->string)) {
+				const cJSON *c = cJSON_GetObjectItemCaseSensitive(e, "case");
+				const cJSON *how = cJSON_GetObjectItemCaseSensitive(e, "how");
+				snprintf(orig[i].file, sizeof(orig[i].file), "%.511s", file);
+				snprintf(orig[i].source, sizeof(orig[i].source), "fit: %s: %s",
+					 cJSON_IsString(c) ? c->valuestring : "?",
+					 cJSON_IsString(how) ? how->valuestring : "");
+			}
+}
+
 /* A table and the tables it inherits, the base first. */
 static int walk_table(const struct machine *m, const char *name, int depth,
 		      struct cost_origin *orig, struct sim_err *err)
@@ -67,9 +85,11 @@ static int walk_table(const struct machine *m, const char *name, int depth,
 		return -1;
 	const cJSON *inh = cJSON_GetObjectItemCaseSensitive(t, "inherits");
 	int rc = cJSON_IsString(inh) ? walk_table(m, inh->valuestring, depth + 1, orig, err) : 0;
-	if (rc == 0)
+	if (rc == 0) {
 		note_entries(m, cJSON_GetObjectItemCaseSensitive(t, "cycles"),
 			     cJSON_GetObjectItemCaseSensitive(t, "sources"), NULL, path, orig);
+		note_fitted(m, cJSON_GetObjectItemCaseSensitive(t, "fitted"), path, orig);
+	}
 	cJSON_Delete(t);
 	return rc;
 }

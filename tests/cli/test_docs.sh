@@ -1,6 +1,7 @@
 # test_docs.sh - the docs stand on their own: every relative link of every
 # Markdown file resolves inside the repo, no file names a document outside
-# it, README.md stays a user's front page (at most 200 lines), every
+# it, README.md stays a user's front page (at most 200 lines) and
+# results/README.md a report (at most 400), every
 # document it lists exists, it names every package make deps installs, and
 # no file speaks of the project's own history (its work sessions, branches
 # of work in progress): that lives in the commit messages.
@@ -36,6 +37,8 @@ sys.exit(1 if bad else 0)
 PY
 n=$(wc -l < README.md)
 [ "$n" -le 200 ] || fail "README.md has $n lines; the front page keeps to 200"
+n=$(wc -l < results/README.md)
+[ "$n" -le 400 ] || fail "results/README.md has $n lines; the report keeps to 400"
 # the project's history, spelled so that this file does not match itself
 history="[Ss]top [0-9]|[w]ip/|[p]robe branch"
 if git ls-files > /dev/null 2>&1; then

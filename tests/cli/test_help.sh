@@ -1,7 +1,7 @@
 # test_help.sh - every subcommand answers --help, and usage errors exit 2.
 . tests/cli/lib.sh
 expect_exit 0 "usage: slabsim COMMAND" "$SLABSIM" --help
-for c in run list show bench diff calibrate tune; do
+for c in run list show bench diff calibrate tune sensitivity; do
 	expect_exit 0 "usage: slabsim $c" "$SLABSIM" "$c" --help
 done
 expect_exit 0 "slabsim 0." "$SLABSIM" --version

@@ -1,0 +1,55 @@
+# test_sensitivity.sh - `slabsim sensitivity`: the figures of a case's
+# machines and their ranges, each at both ends of its range (a hand-off moves
+# the check of its own class by its range and no other), the Morris
+# screening, the table, JSON and plots, variants kept for a second call, and
+# every bad input answered with one message and exit 2.
+. tests/cli/lib.sh
+
+"$SLABSIM" sensitivity --help | grep -q "^usage: slabsim sensitivity CASE" || fail "--help"
+"$SLABSIM" sensitivity C3 --list > "$TMP/list" 2>&1 || fail "--list: $(cat "$TMP/list")"
+grep -q "^westmere-ep:fabric.line_occupancy_cycles .* estimate, +-25%" "$TMP/list" ||
+	fail "--list lacks an estimate: $(head -5 "$TMP/list")"
+grep -q "handoff_cycles.same_socket" "$TMP/list" && fail "--list has a measured figure without --all"
+"$SLABSIM" sensitivity C3 --all --list > "$TMP/all" 2>&1 || fail "--all --list"
+grep -q "^westmere-ep:handoff_cycles.same_socket  *99  *94 .. 104  measured, +-5%" "$TMP/all" ||
+	fail "--all --list: $(grep westmere-ep:handoff "$TMP/all")"
+[ ! -e out/sensitivity-C3 ] || fail "--list ran something"
+
+# westmere-ep's smt and same_socket hand-offs, measured: +-5%
+F='westmere-ep:handoff_cycles.smt,westmere-ep:handoff_cycles.same_socket'
+"$SLABSIM" sensitivity C3 --all --figures "$F" --morris 2 -j 2 --out "$TMP/s" > "$TMP/t" 2> "$TMP/e" ||
+	fail "sensitivity C3: $(tail -3 "$TMP/e")"
+grep -q "variant 1 of 11 (base)" "$TMP/e" || fail "no progress: $(head -3 "$TMP/e")"
+for f in sensitivity.json table.txt tornado-1.png tornado-10.png; do
+	[ -s "$TMP/s/$f" ] || fail "$f missing"
+done
+grep -q "^C3: westmere-ep same_socket: 37.0787 ns" "$TMP/s/table.txt" || fail "table: $(head -5 "$TMP/s/table.txt")"
+python3 - "$TMP/s/sensitivity.json" <<'PY' || fail "sensitivity.json: the effects are wrong"
+import json, sys
+s = json.load(open(sys.argv[1]))
+figs = [f["name"] for f in s["figures"]]
+assert figs == ["handoff_cycles.smt", "handoff_cycles.same_socket"], figs
+checks = {c["check"]: c for c in s["checks"]}
+own = checks["westmere-ep same_socket"]["effects"]
+# same_socket 94..104 around 99: the class's hand-off moves by -5% .. +5%
+assert own[0]["figure"] == "westmere-ep:handoff_cycles.smt" and own[0]["effect"] == 0, own[0]
+assert 0.09 < own[1]["effect"] < 0.11 and own[1]["low"] < 0 < own[1]["high"], own[1]
+assert 0.09 < own[1]["mu_star"] < 0.12 and own[0]["mu_star"] == 0, own
+# another machine's checks do not move
+for e in checks["epyc-genoa-2s other_socket"]["effects"]:
+    assert e["effect"] == 0 and e["mu_star"] == 0, e
+PY
+# a second call runs nothing: every variant is kept
+"$SLABSIM" sensitivity C3 --all --figures "$F" --morris 2 -j 2 --out "$TMP/s" > "$TMP/t2" 2> "$TMP/e2" ||
+	fail "second call"
+[ ! -s "$TMP/e2" ] || fail "the second call ran variants again: $(head -2 "$TMP/e2")"
+cmp -s "$TMP/t" "$TMP/t2" || fail "the second call's table differs"
+
+expect_exit 2 "which case" "$SLABSIM" sensitivity
+expect_exit 2 "no case 'C99'" "$SLABSIM" sensitivity C99
+expect_exit 2 "matches no figure" "$SLABSIM" sensitivity C3 --figures 'nothing.*' --list
+expect_exit 2 "an even number of levels" "$SLABSIM" sensitivity C3 --levels 3 --list
+expect_exit 2 "not a valid count" "$SLABSIM" sensitivity C3 --replicates x --list
+expect_exit 2 "judges the runs of C1" "$SLABSIM" sensitivity V8 --list
+expect_exit 2 "one case at a time" "$SLABSIM" sensitivity C3 C4
+finish
