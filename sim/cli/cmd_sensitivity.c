@@ -18,6 +18,7 @@
 #include "engine/oom.h"
 #include "hw/machine.h"
 #include "report/gnuplot.h"
+#include "report/report.h"
 #include "run/sensitivity.h"
 #include "validate.h"
 
@@ -530,6 +531,7 @@ static int write_json(const struct sens_ctx *c, const struct sens_value *base,
 	int nc = c->vc->nchecks;
 	cJSON *root = cJSON_CreateObject(), *figs = cJSON_AddArrayToObject(root, "figures");
 	cJSON_AddStringToObject(root, "case", c->vc->name);
+	cJSON_AddStringToObject(root, "model_digest", report_model_digest());
 	for (int i = 0; i < c->nf; i++) {
 		cJSON *o = cJSON_CreateObject();
 		cJSON_AddStringToObject(o, "machine", c->f[i].machine);

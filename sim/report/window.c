@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "policies/policy.h"
 
 void report_lock_totals(const struct run *r, struct lock_totals t[NR_LOCK_OWNERS + 1])
 {

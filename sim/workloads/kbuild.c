@@ -26,7 +26,7 @@
 
 #include "mix.h"
 #include "engine/array_size.h"
-#include "policies/policy.h"
+#include "kernel/slab_policy.h"
 
 static const struct param_def kbuild_params[] = {
 	{ "jobs", PT_INT, "0", 0, MIX_MAX_TASKS, NULL, "make -j: pinned jobs (0: one per CPU)" },

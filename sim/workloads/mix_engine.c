@@ -17,7 +17,7 @@
 #include "kernel/slab.h"
 #include "engine/oom.h"
 #include "mix.h"
-#include "policies/policy.h"
+#include "kernel/slab_policy.h"
 
 #define MIX_MAX_CYCLES 1e18	/* lifetimes past this are "never" (freed at the end) */
 

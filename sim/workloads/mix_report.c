@@ -7,7 +7,7 @@
 
 #include "kernel/slab.h"
 #include "mix.h"
-#include "policies/policy.h"
+#include "kernel/slab_policy.h"
 
 static const char *const how_names[MIX_NHOW] = {
 	"local", "remote_cpu", "remote_node", "remote_unavailable",

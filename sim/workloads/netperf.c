@@ -14,7 +14,7 @@
 
 #include "kernel/tcp_loopback.h"
 #include "kernel/wait.h"
-#include "policies/policy.h"
+#include "kernel/slab_policy.h"
 #include "workload.h"
 
 #define NETPERF_STREAM_SIZE 16384	/* netperf's default send size: the send buffer */

@@ -16,7 +16,7 @@
 #include "engine/array_size.h"
 #include "kernel/tcp_loopback.h"
 #include "oltp.h"
-#include "policies/policy.h"
+#include "kernel/slab_policy.h"
 
 #define E1000_RX_ALLOC (1522 + 2 + 16)	/* rx_buffer_len + NET_IP_ALIGN + NET_SKB_PAD */
 

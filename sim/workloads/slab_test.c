@@ -25,7 +25,6 @@
 
 #include "engine/oom.h"
 #include "kernel/slab.h"
-#include "policies/policy.h"
 #include "kernel/wait.h"
 #include "slab_test.h"
 #include "workload.h"

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "kernel/slab.h"
-#include "policies/policy.h"
+#include "kernel/slab_policy.h"
 #include "trace_load.h"
 #include "trace_replay.h"
 #include "workload.h"

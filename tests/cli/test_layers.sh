@@ -43,6 +43,24 @@ for b in bad:
 assert seen > 250, seen	# the scan found the includes
 sys.exit(1 if bad else 0)
 PY
+# A workload sees the kernel's allocator interface (kernel/slab_policy.h),
+# never the policies; report and cli include policies/ only to call them.
+python3 - <<'PY' || fail "an #include of policies/ that the file does not need"
+import glob, re, sys
+bad = []
+for f in sorted(glob.glob("sim/workloads/*.[ch]") + glob.glob("sim/report/*.[ch]") +
+                glob.glob("sim/cli/*.[ch]")):
+    s = open(f).read()
+    incs = re.findall(r'^\s*#\s*include\s+"policies/([^"]+)"', s, re.M)
+    if incs and f.startswith("sim/workloads/"):
+        bad.append("%s: a workload includes policies/%s" % (f, incs[0]))
+    elif incs and not re.search(r'\bslab_policy\w*|\bSLAB_POLICY_\w+|\bsb_\w+', s):
+        bad.append("%s: includes policies/%s and calls nothing of it" % (f, incs[0]))
+for b in bad:
+    print(b)
+sys.exit(1 if bad else 0)
+PY
+
 # Couplings no #include shows: the engine's CPU knows nothing of slabs (the
 # kernel tallies its allocator's time through the engine's generic region)
 # and no workload reads the name of the policy that ran (--compare's
