@@ -201,19 +201,20 @@ static void list_figures(const struct sens_figure *f, int n)
 	printf("%d figures\n", n);
 }
 
-/* The case file with the command line's NAME=VALUE in its experiment's
- * "fixed" and --replicates, written to PATH (validate runs it from there). */
-static int write_case(const struct sens_opts *o, const struct val_case *vc, const char *path,
+/* The case file FROM with the command line's NAME=VALUE in its experiment's
+ * "fixed" and --replicates (a case judging another's runs has no
+ * experiment: copied as it is), written to PATH, where validate reads it. */
+static int write_case(const struct sens_opts *o, const char *from, const char *path,
 		      struct sim_err *err)
 {
-	cJSON *root = json_read_file(vc->path, err), *e, *fixed;
+	cJSON *root = json_read_file(from, err), *e, *fixed;
 	if (!root)
 		return -1;
 	e = cJSON_GetObjectItemCaseSensitive(root, "experiment");
 	fixed = cJSON_GetObjectItemCaseSensitive(e, "fixed");
-	if (!fixed)
+	if (e && !fixed)
 		fixed = cJSON_AddObjectToObject(e, "fixed");
-	for (int i = 0; i < o->nsets; i++) {
+	for (int i = 0; e && i < o->nsets; i++) {
 		char name[128], *end;
 		const char *eq = strchr(o->sets[i], '=');
 		snprintf(name, sizeof(name), "%.*s", (int)(eq - o->sets[i]), o->sets[i]);
@@ -224,7 +225,7 @@ static int write_case(const struct sens_opts *o, const struct val_case *vc, cons
 		else
 			cJSON_AddNumberToObject(fixed, name, v);
 	}
-	if (o->replicates) {
+	if (e && o->replicates) {
 		cJSON_DeleteItemFromObjectCaseSensitive(e, "replicates");
 		cJSON_AddNumberToObject(e, "replicates", o->replicates);
 	}
@@ -255,14 +256,16 @@ static int make_dir(const char *dir, struct sim_err *err)
 	return 0;
 }
 
-/* Run `slabsim validate CASEFILE --out OUT` with the machine files of
- * MACHDIR found first; its output goes to OUT.log. 0 when it judged the
- * case (every run gave its JSON), -1 with err set. */
-static int spawn_validate(const struct sens_opts *o, const char *machdir, const char *casefile,
-			  const char *out, struct sim_err *err)
+/* Run `slabsim validate CASEFILES --out OUT` (with FROM, `--from OUT`:
+ * judge its runs again, run nothing) with the machine files of MACHDIR and
+ * the case files of DIR found first; its output goes to OUT.log. 0 when it
+ * judged the cases (every run gave its JSON), -1 with err set. */
+static int spawn_validate(const struct sens_opts *o, const char *machdir, char *const *casefiles,
+			  int ncases, const char *out, bool from, struct sim_err *err)
 {
-	char dirs[4096], jobs[16], log[900];
+	char dirs[4096], cases[2048], jobs[16], log[900];
 	snprintf(dirs, sizeof(dirs), "%s:%s", machdir, machine_dirs());
+	snprintf(cases, sizeof(cases), "%s:%s", o->out, val_case_dirs());
 	snprintf(jobs, sizeof(jobs), "%d", o->jobs);
 	snprintf(log, sizeof(log), "%s.log", out);
 	fflush(NULL);
@@ -274,8 +277,13 @@ static int spawn_validate(const struct sens_opts *o, const char *machdir, const 
 		if (!l || !freopen(log, "a", stderr))
 			_exit(2);
 		setenv("SLABSIM_MACHINES", dirs, 1);
-		char *argv[] = { "slabsim", "validate", (char *)casefile, "--out", (char *)out,
-				 "--no-plot", "-j", jobs, NULL };
+		setenv("SLABSIM_VALIDATION", cases, 1);
+		char *argv[12] = { "slabsim", "validate", casefiles[0] }, **a = argv + 3;
+		if (ncases > 1)
+			*a++ = casefiles[1];
+		*a++ = "--out", *a++ = (char *)out, *a++ = "--no-plot", *a++ = "-j", *a++ = jobs;
+		if (from)
+			*a++ = "--from", *a++ = (char *)out;
 		execv("/proc/self/exe", argv);
 		_exit(127);
 	}
@@ -288,16 +296,25 @@ static int spawn_validate(const struct sens_opts *o, const char *machdir, const 
 	return sim_fail(err, "the runs of %s failed (exit %d): see %s", out, rc, log);
 }
 
-/* The case's checks as judged in OUT/summary.json: VALS[i] for check i. */
-static int read_checks(const char *out, struct sens_value *vals, int n, struct sim_err *err)
+/* Case NAME's checks as judged in OUT/summary.json: VALS[i] for check i;
+ * 1 if the summary has not judged that case. */
+static int read_checks(const char *out, const char *name, struct sens_value *vals, int n,
+		       struct sim_err *err)
 {
-	char path[600];
+	char path[900];
 	snprintf(path, sizeof(path), "%s/summary.json", out);
-	cJSON *s = json_read_file(path, err);
+	cJSON *s = json_read_file(path, err), *cs;
 	if (!s)
 		return -1;
-	const cJSON *checks = cJSON_GetObjectItemCaseSensitive(
-		cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(s, "cases"), 0), "checks");
+	const cJSON *checks = NULL;
+	cJSON_ArrayForEach(cs, cJSON_GetObjectItemCaseSensitive(s, "cases"))
+		if (!strcmp(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(cs, "case")) ?: "",
+			    name))
+			checks = cJSON_GetObjectItemCaseSensitive(cs, "checks");
+	if (!checks) {
+		cJSON_Delete(s);
+		return 1;
+	}
 	int rc = cJSON_GetArraySize(checks) == n ? 0
 		: sim_fail(err, "%s: %d checks, the case has %d", path,
 			   cJSON_GetArraySize(checks), n);
@@ -319,7 +336,8 @@ struct sens_ctx {
 	const struct val_case *vc;
 	const struct sens_figure *f;
 	int nf;
-	char casefile[600];
+	char *casefiles[2];	/* the case's file (or the one whose runs it judges), its own */
+	int ncases;
 	int done, total;
 };
 
@@ -334,8 +352,13 @@ static int run_variant(struct sens_ctx *c, const char *name, const double *value
 	snprintf(out, sizeof(out), "%s/out", dir);
 	snprintf(path, sizeof(path), "%s/summary.json", out);
 	c->done++;
-	if (access(path, R_OK) == 0)
-		return read_checks(out, vals, c->vc->nchecks, err);
+	int rc = access(path, R_OK) == 0 ? read_checks(out, c->vc->name, vals, c->vc->nchecks, err)
+		: 2;
+	if (rc == 1)	/* the runs are there, judged for another case (V8 beside C1) */
+		rc = spawn_validate(c->o, machdir, c->casefiles, c->ncases, out, true, err) < 0 ? -1
+			: read_checks(out, c->vc->name, vals, c->vc->nchecks, err);
+	if (rc != 2)
+		return rc;
 	if (make_dir(dir, err) < 0 || make_dir(machdir, err) < 0)
 		return -1;
 	for (int i = 0; i < c->nf; i++) {	/* one file a machine, all its figures set */
@@ -347,9 +370,9 @@ static int run_variant(struct sens_ctx *c, const char *name, const double *value
 			return -1;
 	}
 	fprintf(stderr, "sensitivity: variant %d of %d (%s)\n", c->done, c->total, name);
-	if (spawn_validate(c->o, machdir, c->casefile, out, err) < 0)
+	if (spawn_validate(c->o, machdir, c->casefiles, c->ncases, out, false, err) < 0)
 		return -1;
-	return read_checks(out, vals, c->vc->nchecks, err);
+	return read_checks(out, c->vc->name, vals, c->vc->nchecks, err);
 }
 
 /* The one-at-a-time design: BASE, then LOW[i] and HIGH[i] of figure i. */
@@ -695,9 +718,11 @@ int cmd_sensitivity(int argc, char **argv)
 				       "them)", o.casename);
 	}
 	rc = val_case_load(&vc, path, &err) < 0 ? 2 : 0;
-	if (rc == 0 && vc.runs_of)
-		rc = 2, sim_fail(&err, "%s judges the runs of %s: run sensitivity on %s", vc.name,
-				 vc.runs_of, vc.runs_of);
+	char target[600], files[2][700];
+	snprintf(target, sizeof(target), "%s", path);
+	if (rc == 0 && vc.runs_of && val_case_find(vc.runs_of, target, sizeof(target)) < 0)
+		rc = 2, sim_fail(&err, "%s judges the runs of %s, which is not found", vc.name,
+				 vc.runs_of);
 	int nf = rc == 0 ? case_figures(&o, &vc, &f, &err) : -1;
 	if (rc == 0 && nf < 0)
 		rc = 2;
@@ -712,10 +737,13 @@ int cmd_sensitivity(int argc, char **argv)
 		snprintf(o.outbuf, sizeof(o.outbuf), "out/sensitivity-%s", vc.name);
 		o.out = o.outbuf;
 	}
-	struct sens_ctx c = { .o = &o, .vc = &vc, .f = f, .nf = nf };
-	snprintf(c.casefile, sizeof(c.casefile), "%s/%s.json", o.out, vc.name);
+	struct sens_ctx c = { .o = &o, .vc = &vc, .f = f, .nf = nf,
+			      .casefiles = { files[0], files[1] }, .ncases = vc.runs_of ? 2 : 1 };
+	snprintf(files[0], sizeof(files[0]), "%s/%s.json", o.out, vc.runs_of ? vc.runs_of : vc.name);
+	snprintf(files[1], sizeof(files[1]), "%s/%s.json", o.out, vc.name);
 	snprintf(path, sizeof(path), "%s/runs", o.out);
-	if (rc == 0 && (make_dir(path, &err) < 0 || write_case(&o, &vc, c.casefile, &err) < 0))
+	if (rc == 0 && (make_dir(path, &err) < 0 || write_case(&o, target, files[0], &err) < 0 ||
+			(vc.runs_of && write_case(&o, vc.path, files[1], &err) < 0)))
 		rc = 2;
 	if (rc == 0 && analyse(&c, &err) < 0)
 		rc = 1;

@@ -1,7 +1,8 @@
 # test_sensitivity.sh - `slabsim sensitivity`: the figures of a case's
 # machines and their ranges, each at both ends of its range (a hand-off moves
 # the check of its own class by its range and no other), the Morris
-# screening, the table, JSON and plots, variants kept for a second call, and
+# screening, the table, JSON and plots, variants kept for a second call, a
+# case that judges another's runs (V8, C1's) sharing them, and
 # every bad input answered with one message and exit 2.
 . tests/cli/lib.sh
 
@@ -45,11 +46,22 @@ PY
 [ ! -s "$TMP/e2" ] || fail "the second call ran variants again: $(head -2 "$TMP/e2")"
 cmp -s "$TMP/t" "$TMP/t2" || fail "the second call's table differs"
 
+# V8 judges C1's runs: its variants run C1 (at a small size here) and judge
+# both, so C1's sensitivity in the same folder runs nothing
+A="loops=5 --replicates 2 --figures costs.slub.alloc_slowpath -j 2 --out $TMP/v8"
+# shellcheck disable=SC2086
+"$SLABSIM" sensitivity V8 $A > "$TMP/v8.txt" 2> "$TMP/v8.err" || fail "V8: $(tail -3 "$TMP/v8.err")"
+grep -q "^V8: slow paths at 8, self time: " "$TMP/v8.txt" || fail "V8's table: $(head -4 "$TMP/v8.txt")"
+grep -q "variant 3 of 3 (f000-high)" "$TMP/v8.err" || fail "V8 ran no variants"
+# shellcheck disable=SC2086
+"$SLABSIM" sensitivity C1 $A > "$TMP/c1.txt" 2> "$TMP/c1.err" || fail "C1 after V8"
+[ ! -s "$TMP/c1.err" ] || fail "C1 ran again what V8 ran: $(head -2 "$TMP/c1.err")"
+grep -q "^C1: collapse depth 8 / 32: " "$TMP/c1.txt" || fail "C1's table: $(head -4 "$TMP/c1.txt")"
+
 expect_exit 2 "which case" "$SLABSIM" sensitivity
 expect_exit 2 "no case 'C99'" "$SLABSIM" sensitivity C99
 expect_exit 2 "matches no figure" "$SLABSIM" sensitivity C3 --figures 'nothing.*' --list
 expect_exit 2 "an even number of levels" "$SLABSIM" sensitivity C3 --levels 3 --list
 expect_exit 2 "not a valid count" "$SLABSIM" sensitivity C3 --replicates x --list
-expect_exit 2 "judges the runs of C1" "$SLABSIM" sensitivity V8 --list
 expect_exit 2 "one case at a time" "$SLABSIM" sensitivity C3 C4
 finish
