@@ -27,30 +27,30 @@ set xtics ("8" 8, "16" 16, "32" 32, "64" 64, "128" 128, "256" 256, "512" 512, "1
 plot 'metric.dat' index 0 using 1:2 with linespoints lc 1 dt 1 pt 1 ps 0.7 title "slab, 1 alloc then free", \
      '' index 15 using 1:2 with points pt 6 ps 0.5 lc 1 notitle, \
      'metric.dat' index 1 using 1:2 with linespoints lc 1 dt 2 pt 2 ps 0.7 title "slab, 2 alloc/free", \
-     '' index 16 using 1:2 with points pt 6 ps 0.5 lc 2 notitle, \
+     '' index 16 using 1:2 with points pt 6 ps 0.5 lc 1 notitle, \
      'metric.dat' index 2 using 1:2 with linespoints lc 1 dt 3 pt 3 ps 0.7 title "slab, 3 concurrent", \
-     '' index 17 using 1:2 with points pt 6 ps 0.5 lc 3 notitle, \
+     '' index 17 using 1:2 with points pt 6 ps 0.5 lc 1 notitle, \
      'metric.dat' index 3 using 1:2 with linespoints lc 1 dt 4 pt 4 ps 0.7 title "slab, 4 remote free", \
-     '' index 18 using 1:2 with points pt 6 ps 0.5 lc 4 notitle, \
+     '' index 18 using 1:2 with points pt 6 ps 0.5 lc 1 notitle, \
      'metric.dat' index 4 using 1:2 with linespoints lc 1 dt 5 pt 5 ps 0.7 title "slab, 5 1 alloc N free", \
-     '' index 19 using 1:2 with points pt 6 ps 0.5 lc 5 notitle, \
+     '' index 19 using 1:2 with points pt 6 ps 0.5 lc 1 notitle, \
      'metric.dat' index 5 using 1:2 with linespoints lc 2 dt 1 pt 1 ps 0.7 title "slub, 1 alloc then free", \
-     '' index 20 using 1:2 with points pt 6 ps 0.5 lc 6 notitle, \
+     '' index 20 using 1:2 with points pt 6 ps 0.5 lc 2 notitle, \
      'metric.dat' index 6 using 1:2 with linespoints lc 2 dt 2 pt 2 ps 0.7 title "slub, 2 alloc/free", \
-     '' index 21 using 1:2 with points pt 6 ps 0.5 lc 7 notitle, \
+     '' index 21 using 1:2 with points pt 6 ps 0.5 lc 2 notitle, \
      'metric.dat' index 7 using 1:2 with linespoints lc 2 dt 3 pt 3 ps 0.7 title "slub, 3 concurrent", \
-     '' index 22 using 1:2 with points pt 6 ps 0.5 lc 8 notitle, \
+     '' index 22 using 1:2 with points pt 6 ps 0.5 lc 2 notitle, \
      'metric.dat' index 8 using 1:2 with linespoints lc 2 dt 4 pt 4 ps 0.7 title "slub, 4 remote free", \
-     '' index 23 using 1:2 with points pt 6 ps 0.5 lc 9 notitle, \
+     '' index 23 using 1:2 with points pt 6 ps 0.5 lc 2 notitle, \
      'metric.dat' index 9 using 1:2 with linespoints lc 2 dt 5 pt 5 ps 0.7 title "slub, 5 1 alloc N free", \
-     '' index 24 using 1:2 with points pt 6 ps 0.5 lc 10 notitle, \
+     '' index 24 using 1:2 with points pt 6 ps 0.5 lc 2 notitle, \
      'metric.dat' index 10 using 1:2 with linespoints lc 3 dt 1 pt 1 ps 0.7 title "slqb, 1 alloc then free", \
-     '' index 25 using 1:2 with points pt 6 ps 0.5 lc 1 notitle, \
+     '' index 25 using 1:2 with points pt 6 ps 0.5 lc 3 notitle, \
      'metric.dat' index 11 using 1:2 with linespoints lc 3 dt 2 pt 2 ps 0.7 title "slqb, 2 alloc/free", \
-     '' index 26 using 1:2 with points pt 6 ps 0.5 lc 2 notitle, \
+     '' index 26 using 1:2 with points pt 6 ps 0.5 lc 3 notitle, \
      'metric.dat' index 12 using 1:2 with linespoints lc 3 dt 3 pt 3 ps 0.7 title "slqb, 3 concurrent", \
      '' index 27 using 1:2 with points pt 6 ps 0.5 lc 3 notitle, \
      'metric.dat' index 13 using 1:2 with linespoints lc 3 dt 4 pt 4 ps 0.7 title "slqb, 4 remote free", \
-     '' index 28 using 1:2 with points pt 6 ps 0.5 lc 4 notitle, \
+     '' index 28 using 1:2 with points pt 6 ps 0.5 lc 3 notitle, \
      'metric.dat' index 14 using 1:2 with linespoints lc 3 dt 5 pt 5 ps 0.7 title "slqb, 5 1 alloc N free", \
-     '' index 29 using 1:2 with points pt 6 ps 0.5 lc 5 notitle
+     '' index 29 using 1:2 with points pt 6 ps 0.5 lc 3 notitle

@@ -166,6 +166,15 @@ static int layout_build(struct layout *l, const cJSON *summary, struct sim_err *
 	return 0;
 }
 
+/* Series S's colour (a linetype): its own with one series dimension, else
+ * that of its value of the first, the others told apart by dashes. */
+static int series_colour(const struct layout *l, int s)
+{
+	if (l->nsdims < 2)
+		return s % 10 + 1;
+	return s / (l->nseries / l->nvals[l->sdims[0]]) % 10 + 1;
+}
+
 /* A line's colour and dashes: with two or more dimensions in the legend,
  * the colour follows the first and the dash and point type the others, so
  * 3 policies x 5 tests read as 3 colours x 5 dash patterns. */
@@ -173,12 +182,11 @@ static const char *line_style(const struct layout *l, int s)
 {
 	static char buf[96];
 	if (l->nsdims < 2) {
-		snprintf(buf, sizeof(buf), "lc %d pt 7 ps 0.6", s % 10 + 1);
+		snprintf(buf, sizeof(buf), "lc %d pt 7 ps 0.6", series_colour(l, s));
 		return buf;
 	}
-	int rest = l->nseries / l->nvals[l->sdims[0]];
-	int colour = s / rest, dash = s % rest;
-	snprintf(buf, sizeof(buf), "lc %d dt %d pt %d ps 0.7", colour % 10 + 1, dash % 5 + 1,
+	int dash = s % (l->nseries / l->nvals[l->sdims[0]]);
+	snprintf(buf, sizeof(buf), "lc %d dt %d pt %d ps 0.7", series_colour(l, s), dash % 5 + 1,
 		 dash % 13 + 1);
 	return buf;
 }
@@ -421,7 +429,7 @@ static void metric_plot_numeric(const struct layout *l, FILE *g, const char *nam
 		fprintf(g, "\"");
 		if (l->runs)
 			fprintf(g, ", \\\n     '' index %d using 1:2 with points pt 6 ps 0.5 lc %d "
-				"notitle", l->nseries + s, s % 10 + 1);
+				"notitle", l->nseries + s, series_colour(l, s));
 	}
 	fprintf(g, "\n");
 }

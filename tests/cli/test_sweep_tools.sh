@@ -173,6 +173,21 @@ grep -q "set logscale x 2" "$L/metric.gp" || fail "1 to 64 CPUs not on a log-2 a
 grep -q 'set xtics ("1" 1, "2" 2, "3" 3, "4" 4, "6" 6,' "$L/metric.gp" ||
 	fail "the x tics are not the swept values: $(grep xtics "$L/metric.gp")"
 
+# with two series dimensions (slab-test: policy, test) a series' dots are
+# drawn in its line's colour: the policy's
+cp -r results/slab-test "$TMP/st"
+"$SLABSIM" plot "$TMP/st" > /dev/null 2>&1 || fail "plot results/slab-test"
+python3 - "$TMP/st/metric.gp" <<'PY' || fail "a series' dots are not in its line's colour"
+import re, sys
+gp = open(sys.argv[1]).read()
+lines = re.findall(r"index (\d+) using 1:2(?::3)? with \w+ lc (\d+) dt", gp)
+dots = dict(re.findall(r"index (\d+) using 1:2 with points pt 6 ps 0.5 lc (\d+)", gp))
+assert len(lines) == 15 and len(dots) == 15, (len(lines), len(dots))
+for i, colour in lines:
+    assert dots[str(int(i) + 15)] == colour, (i, colour, dots)
+assert len({c for _, c in lines}) == 3
+PY
+
 # a last value named by a word ("never" for 1000000) is drawn a step past
 # the one before (4x on a log axis), labelled with its word
 cat > "$TMP/word.json" <<'EOF2'
