@@ -4,6 +4,7 @@
  * Morris screening, each variant a `validate` of the case on a copy of the
  * machine files; a table per check, sensitivity.json and tornado plots. */
 #include <errno.h>
+#include <gsl/gsl_cdf.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -68,9 +69,13 @@ struct sens_opts {
 	char outbuf[512];
 };
 
-/* A check's value at one variant: its mean and its 95% CI's half-width (NAN without one). */
+/* A check's value at one variant: its mean, its 95% CI's half-width (NAN
+ * without one) and each replicate's value (validate's summary "values"). */
+#define SENS_MAX_VALUES 32
 struct sens_value {
 	double mean, half;
+	double v[SENS_MAX_VALUES];
+	int n;
 };
 
 /* The options; -1 to go on, else the exit status (0 after --help). */
@@ -326,6 +331,11 @@ static int read_checks(const char *out, const char *name, struct sens_value *val
 		vals[i].half = cJSON_GetArraySize(ci) == 2
 			? (cJSON_GetArrayItem(ci, 1)->valuedouble -
 			   cJSON_GetArrayItem(ci, 0)->valuedouble) / 2 : NAN;
+		const cJSON *v = cJSON_GetObjectItemCaseSensitive(c, "values"), *x;
+		vals[i].n = 0;
+		cJSON_ArrayForEach(x, v)
+			if (vals[i].n < SENS_MAX_VALUES)
+				vals[i].v[vals[i].n++] = cJSON_IsNumber(x) ? x->valuedouble : NAN;
 	}
 	cJSON_Delete(s);
 	return rc;
@@ -439,7 +449,10 @@ static int run_morris(struct sens_ctx *c, const struct sens_value *base, double 
 
 /* The one-at-a-time effects of figure I on check CH, as shares of the
  * check's base value: at the low end, at the high end, high minus low and
- * that difference's 95% CI half-width (NAN without replicates). */
+ * that difference's 95% CI half-width (NAN without replicates): from the
+ * replicates' paired differences where both ends list them (the variants
+ * share the case's seeds, so much of the seeds' noise cancels), else from
+ * the two ends' own CIs. */
 struct sens_effect {
 	double low, high, effect, half;
 };
@@ -453,6 +466,18 @@ static struct sens_effect effect_of(const struct sens_value *base, const struct 
 	e.high = (high->mean - b) / b;
 	e.effect = e.high - e.low;
 	e.half = sqrt(low->half * low->half + high->half * high->half) / fabs(b);
+	double d[SENS_MAX_VALUES], sum = 0, ss = 0;
+	int n = low->n == high->n ? low->n : 0;
+	for (int r = 0; r < n; r++) {	/* the same seeds at both ends: replicate by replicate */
+		d[r] = (high->v[r] - low->v[r]) / b;
+		if (!isfinite(d[r]))
+			n = 0;
+		sum += d[r];
+	}
+	for (int r = 0; n >= 2 && r < n; r++)
+		ss += (d[r] - sum / n) * (d[r] - sum / n);
+	if (n >= 2)
+		e.half = gsl_cdf_tdist_Pinv(0.975, n - 1) * sqrt(ss / (n - 1) / n);
 	return e;
 }
 

@@ -80,12 +80,18 @@ struct val_collect {
 };
 
 /* One result of a check. */
+/* Replicates whose values a check's summary lists (sensitivity pairs them). */
+#define VAL_MAX_VALUES 32
+
 struct val_row {
 	const struct val_case *vc;
 	const struct val_check *ch;
 	double sim, ratio;
 	int n;			/* replicates that gave a value */
 	double lo, hi;		/* the 95% confidence interval of sim (n >= 2) */
+	double values[VAL_MAX_VALUES];	/* each replicate's value (a ratio's jackknife
+					 * pseudo-value), NAN where it gave none */
+	int nvalues;		/* 0 with more replicates than VAL_MAX_VALUES */
 	bool have, pass, have_ci;
 	char lock[96], sym[64];
 };
@@ -284,6 +290,30 @@ static double ratio_ci95(const double *x, const double *y, int n, bool paired, d
 	return gsl_cdf_tdist_Pinv(0.975, dof) * sqrt(var > 0 ? var : 0);
 }
 
+/* Each replicate's value of a check into r->values: the number at its point, or for a
+ * ratio of means the jackknife pseudo-value n a/b - (n-1) a_r/b_r (a_r, b_r: the means
+ * without replicate r), whose mean estimates a/b and whose spread gives its CI; two
+ * variants of a case that share its seeds are compared replicate by replicate. */
+static void replicate_values(const double *xa, const double *xb, int reps, bool ratio,
+			     struct val_row *r)
+{
+	r->nvalues = reps <= VAL_MAX_VALUES ? reps : 0;
+	double sa = 0, sb = 0;
+	int n = 0;
+	for (int i = 0; i < r->nvalues; i++)
+		if (!isnan(xa[i]) && (!ratio || !isnan(xb[i]))) {
+			sa += xa[i];
+			sb += ratio ? xb[i] : 0;
+			n++;
+		}
+	for (int i = 0; i < r->nvalues; i++) {
+		bool have = !isnan(xa[i]) && (!ratio || !isnan(xb[i]));
+		r->values[i] = !have ? NAN : !ratio ? xa[i]
+			: n < 2 || sb == xb[i] ? NAN
+			: n * (sa / sb) - (n - 1) * ((sa - xa[i]) / (sb - xb[i]));
+	}
+}
+
 /* A check's simulated value (the mean over the replicates at its point, over the mean of
  * the "over" value if any), its 95% confidence interval, its ratio to the published one,
  * whether that is inside the band, and the top lock and symbol. */
@@ -318,6 +348,8 @@ static void evaluate(const struct val_case *vc, const struct val_check *ch, cJSO
 		r->hi = r->sim + half;
 		r->have_ci = true;
 	}
+	if (r->have)
+		replicate_values(xa, xb, reps, ratio, r);
 	free(xa);
 	describe(runs[ch->at_point * vc->e.replicates], r);
 }
@@ -648,6 +680,12 @@ static cJSON *row_json(const struct val_row *r)
 		cJSON_AddItemToArray(ci, cJSON_CreateNumber(r->hi));
 	} else {
 		cJSON_AddNullToObject(j, "ci95");
+	}
+	if (r->nvalues) {
+		cJSON *v = cJSON_AddArrayToObject(j, "values");
+		for (int i = 0; i < r->nvalues; i++)
+			cJSON_AddItemToArray(v, isnan(r->values[i]) ? cJSON_CreateNull()
+					     : cJSON_CreateNumber(r->values[i]));
 	}
 	cJSON_AddStringToObject(j, "unit", r->ch->unit ? r->ch->unit : "");
 	cJSON *band = cJSON_AddArrayToObject(j, "band");

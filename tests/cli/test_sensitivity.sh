@@ -57,6 +57,20 @@ grep -q "variant 3 of 3 (f000-high)" "$TMP/v8.err" || fail "V8 ran no variants"
 "$SLABSIM" sensitivity C1 $A > "$TMP/c1.txt" 2> "$TMP/c1.err" || fail "C1 after V8"
 [ ! -s "$TMP/c1.err" ] || fail "C1 ran again what V8 ran: $(head -2 "$TMP/c1.err")"
 grep -q "^C1: collapse depth 8 / 32: " "$TMP/c1.txt" || fail "C1's table: $(head -4 "$TMP/c1.txt")"
+# validate lists each replicate's value (a ratio's jackknife pseudo-values,
+# whose mean is near the ratio), and the effects' CIs pair the replicates
+python3 - "$TMP/v8/runs/base/out/summary.json" "$TMP/v8/sensitivity.json" <<'PY' ||
+import json, sys
+s = json.load(open(sys.argv[1]))
+c1 = {c["case"]: c for c in s["cases"]}["C1"]
+for ch in c1["checks"]:
+    v = ch["values"]
+    assert len(v) == 2 and all(isinstance(x, float) for x in v), ch
+    assert abs(sum(v) / 2 - ch["simulated"]) < 0.5 * ch["simulated"], ch
+e = json.load(open(sys.argv[2]))
+assert all(x["ci95_half"] is not None for c in e["checks"] for x in c["effects"]), e
+PY
+	fail "validate's replicate values or the paired CIs"
 
 expect_exit 2 "which case" "$SLABSIM" sensitivity
 expect_exit 2 "no case 'C99'" "$SLABSIM" sensitivity C99
