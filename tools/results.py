@@ -67,8 +67,11 @@ def read_jobs(path):
             jobs.append((name, kind, None))
         elif kind in ("sweep", "script") and len(arg) == 1:
             jobs.append((name, kind, arg[0]))
+        elif kind == "sensitivity" and arg:
+            jobs.append((name, kind, arg))
         else:
-            die(f"{path}:{n}: not 'NAME sweep CONFIG', 'NAME script PROGRAM' or 'NAME validate': {line.strip()!r}")
+            die(f"{path}:{n}: not 'NAME sweep CONFIG', 'NAME script PROGRAM', "
+                f"'NAME sensitivity CASE [ARGS]' or 'NAME validate': {line.strip()!r}")
     return jobs
 
 
@@ -107,12 +110,14 @@ def archived(folder):
 
 
 def summary_of(folder):
-    """The folder's summary.json, or None."""
-    try:
-        with open(os.path.join(folder, "summary.json")) as f:
-            return json.load(f)
-    except (OSError, ValueError):
-        return None
+    """The folder's summary.json (a sensitivity study's sensitivity.json), or None."""
+    for name in ("summary.json", "sensitivity.json"):
+        try:
+            with open(os.path.join(folder, name)) as f:
+                return json.load(f)
+        except (OSError, ValueError):
+            pass
+    return None
 
 
 def state(folder, digest):
@@ -201,6 +206,8 @@ def command(name, kind, arg, folder, st, extra):
         return [bin, "sweep", os.path.join(TOP, arg), "--out", folder, "--resume" if st == "partial" else "--force"] + extra
     if kind == "validate":
         return [bin, "validate", "--out", folder] + (["--resume"] if st == "partial" else [])
+    if kind == "sensitivity":	# keeps the variants this model already ran
+        return [bin, "sensitivity"] + arg + ["--out", folder]
     return [os.path.join(TOP, arg), "--out", folder, bin]
 
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """results_current.py - is every folder of a results tree made with the
 model this slabsim runs? Each folder under RESULTS is either current (its
-summary.json, every run of its *.jsonl files and every run JSON in it carry
+summary.json (a sensitivity study's sensitivity.json), every run of its *.jsonl files and every run JSON in it carry
 `model_digest` equal to DIGEST, the one `slabsim --version` prints) or
 marked as an archive of an older model: its README.md opens with a line
 
@@ -46,9 +46,12 @@ def folder_digests(folder):
     """Every model digest FOLDER's files name: {digest: [where, ...]}."""
     seen = {}
     summary = os.path.join(folder, "summary.json")
+    if not os.path.exists(summary):	# a sensitivity study's
+        summary = os.path.join(folder, "sensitivity.json")
     if os.path.exists(summary):
         with open(summary) as f:
-            seen.setdefault(json.load(f).get("model_digest", "unknown"), []).append("summary.json")
+            seen.setdefault(json.load(f).get("model_digest", "unknown"), []).append(
+                os.path.basename(summary))
     else:
         seen.setdefault("unknown", []).append("no summary.json")
     for path in sorted(glob.glob(os.path.join(folder, "*.jsonl"))):

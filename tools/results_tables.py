@@ -14,7 +14,7 @@ columns are the other dimensions with more than one value (or those of
 cols), `where` keeps only the points with those labels, `ci` adds each
 mean's 95% confidence interval, digits the significant digits (3).
 
-Three more kinds of block read a validation folder (`slabsim validate`):
+Four more kinds of block read a validation or sensitivity folder (`slabsim validate`):
 
     <!-- cases-table DIR -->            one row a case: what it checks, how
                                         many of its judged checks are inside
@@ -23,6 +23,10 @@ Three more kinds of block read a validation folder (`slabsim validate`):
     <!-- checks-table DIR CASE -->      a case's checks from DIR/summary.json:
                                         published, simulated with its 95% CI,
                                         error, band, verdict
+    <!-- sensitivity-table DIR CHECK [N] -->  a sensitivity study's figures
+                                        (DIR/sensitivity.json) that move check
+                                        CHECK most, N of them (8): range, the
+                                        change at each end, the effect and its CI
     <!-- runs-table DIR CASE PARAM -->  a case's runs (DIR/CASE.jsonl) by the
                                         value of PARAM: the mean simulated time
                                         and the range of its seeds, and the CPU
@@ -43,7 +47,7 @@ import shlex
 import sys
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-START = re.compile(r"^<!-- (table|cases-table|checks-table|runs-table) (.*) -->$")
+START = re.compile(r"^<!-- (table|cases-table|checks-table|runs-table|sensitivity-table) (.*) -->$")
 END = "<!-- end table -->"
 
 
@@ -130,6 +134,29 @@ def make_table(spec):
     return out
 
 
+def sensitivity_table(args):
+    """The figures that move one check most (the lines of a sensitivity-table block)."""
+    if len(args) not in (2, 3):
+        raise ValueError("sensitivity-table takes DIR CHECK [N]")
+    with open(os.path.join(TOP, args[0], "sensitivity.json")) as f:
+        s = json.load(f)
+    checks = {c["check"]: c for c in s["checks"]}
+    if args[1] not in checks:
+        raise ValueError(f"{args[0]} has no check '{args[1]}'")
+    limit = int(args[2]) if len(args) == 3 else 8
+    figs = {f"{f['machine']}:{f['name']}": f for f in s["figures"]}
+    effects = sorted(checks[args[1]]["effects"], key=lambda e: -abs(e["effect"] or 0))
+    out = ["| figure | range | low end | high end | effect (95% CI) |", "|---|---|---|---|---|"]
+    pct = lambda x: "-" if x is None else f"{x * 100:+.1f}%"
+    for e in effects[:limit]:
+        f = figs[e["figure"]]
+        ci = "" if e.get("ci95_half") is None else f" ± {e['ci95_half'] * 100:.1f}"
+        out.append(f"| `{e['figure']}` ({f['origin']}) | {number(f['low'], 3)} .. "
+                   f"{number(f['high'], 3)} | {pct(e['low'])} | {pct(e['high'])} | "
+                   f"{pct(e['effect'])}{ci} |")
+    return out
+
+
 def unit_of(check):
     """A check's unit as its figures are written: " s", "x", "%" or none."""
     return " s" if check["unit"] == "s" else check["unit"] if check["unit"] in ("x", "%") else ""
@@ -210,6 +237,8 @@ def block_table(kind, text):
     args = shlex.split(text)
     if kind == "cases-table":
         return cases_table(args)
+    if kind == "sensitivity-table":
+        return sensitivity_table(args)
     return checks_table(args) if kind == "checks-table" else runs_table(args)
 
 

@@ -302,15 +302,23 @@ static int spawn_validate(const struct sens_opts *o, const char *machdir, char *
 }
 
 /* Case NAME's checks as judged in OUT/summary.json: VALS[i] for check i;
- * 1 if the summary has not judged that case. */
+ * 1 if the summary has not judged that case, 2 if another model made its
+ * runs (or there is none). */
 static int read_checks(const char *out, const char *name, struct sens_value *vals, int n,
 		       struct sim_err *err)
 {
 	char path[900];
 	snprintf(path, sizeof(path), "%s/summary.json", out);
+	if (access(path, R_OK) != 0)
+		return 2;
 	cJSON *s = json_read_file(path, err), *cs;
 	if (!s)
 		return -1;
+	const char *model = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(s, "model_digest"));
+	if (!model || strcmp(model, report_model_digest())) {
+		cJSON_Delete(s);
+		return 2;
+	}
 	const cJSON *checks = NULL;
 	cJSON_ArrayForEach(cs, cJSON_GetObjectItemCaseSensitive(s, "cases"))
 		if (!strcmp(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(cs, "case")) ?: "",
@@ -352,7 +360,8 @@ struct sens_ctx {
 };
 
 /* One variant NAME: every figure at VALUES; its checks into VALS. A variant
- * whose summary is already in DIR/runs/NAME is read, not run again. */
+ * whose summary is already in DIR/runs/NAME, made by this model, is read,
+ * not run again. */
 static int run_variant(struct sens_ctx *c, const char *name, const double *values,
 		       struct sens_value *vals, struct sim_err *err)
 {
@@ -362,8 +371,7 @@ static int run_variant(struct sens_ctx *c, const char *name, const double *value
 	snprintf(out, sizeof(out), "%s/out", dir);
 	snprintf(path, sizeof(path), "%s/summary.json", out);
 	c->done++;
-	int rc = access(path, R_OK) == 0 ? read_checks(out, c->vc->name, vals, c->vc->nchecks, err)
-		: 2;
+	int rc = read_checks(out, c->vc->name, vals, c->vc->nchecks, err);
 	if (rc == 1)	/* the runs are there, judged for another case (V8 beside C1) */
 		rc = spawn_validate(c->o, machdir, c->casefiles, c->ncases, out, true, err) < 0 ? -1
 			: read_checks(out, c->vc->name, vals, c->vc->nchecks, err);

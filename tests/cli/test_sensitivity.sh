@@ -40,11 +40,24 @@ assert 0.09 < own[1]["mu_star"] < 0.12 and own[0]["mu_star"] == 0, own
 for e in checks["epyc-genoa-2s other_socket"]["effects"]:
     assert e["effect"] == 0 and e["mu_star"] == 0, e
 PY
+# tools/results_tables.py quotes a check's top figures from sensitivity.json
+printf '<!-- sensitivity-table %s "westmere-ep same_socket" 1 -->\n<!-- end table -->\n' "$TMP/s" > "$TMP/t.md"
+python3 tools/results_tables.py "$TMP/t.md" > /dev/null 2>&1 || fail "results_tables.py on sensitivity.json"
+grep -q '^| `westmere-ep:handoff_cycles.same_socket` (measured) | 94 .. 104 | -5.1% | +5.1% | +10.1% |$' "$TMP/t.md" ||
+	fail "the sensitivity table: $(cat "$TMP/t.md")"
+python3 tools/results_tables.py --check "$TMP/t.md" > /dev/null 2>&1 || fail "the table differs from its folder"
+
 # a second call runs nothing: every variant is kept
 "$SLABSIM" sensitivity C3 --all --figures "$F" --morris 2 -j 2 --out "$TMP/s" > "$TMP/t2" 2> "$TMP/e2" ||
 	fail "second call"
 [ ! -s "$TMP/e2" ] || fail "the second call ran variants again: $(head -2 "$TMP/e2")"
 cmp -s "$TMP/t" "$TMP/t2" || fail "the second call's table differs"
+# a variant made by another model is run again
+sed -i 's/"model_digest":[[:space:]]*"[0-9a-f]*"/"model_digest": "0123456789abcdef"/' "$TMP/s/runs/base/out/summary.json"
+"$SLABSIM" sensitivity C3 --all --figures "$F" --morris 2 -j 2 --out "$TMP/s" > "$TMP/t3" 2> "$TMP/e3" ||
+	fail "third call"
+[ "$(cat "$TMP/e3")" = "sensitivity: variant 1 of 11 (base)" ] ||
+	fail "another model's variant was not run again, or more was: $(cat "$TMP/e3")"
 
 # V8 judges C1's runs: its variants run C1 (at a small size here) and judge
 # both, so C1's sensitivity in the same folder runs nothing
