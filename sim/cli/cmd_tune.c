@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "engine/oom.h"
 #include "report/gnuplot.h"
 #include "report/report.h"
 #include "sweep.h"
@@ -326,13 +327,72 @@ static int draw_pareto(const struct tune *tn, const char dir[2048], const char *
 	return 0;
 }
 
-int cmd_tune(int argc, char **argv)
-{
-	const char *machine = NULL, *policy = NULL, *workload = NULL, *objective = "time";
-	const char *out = NULL, *range = NULL;
+struct tune_opts {
+	const char *machine, *policy, *workload, *objective, *out, *range;
 	const char *assign[64];
-	int nassign = 0, budget = 40, grid = 9, maxrep = 8, jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
-	unsigned long long seed = 1;
+	int nassign, budget, grid, maxrep, jobs;
+	unsigned long long seed;
+};
+
+/* A count option's value (--budget, --grid, --replicates, -j, --seed); 0, or 2 after a
+ * message naming its range. */
+static int count_opt(struct tune_opts *o, int c, const char *arg)
+{
+	char *end;
+	long v = strtol(arg, &end, 10);
+	if (!*arg || *end || v < 1 ||
+	    v > (c == 'B' ? 10000 : c == 'G' ? TUNE_MAX_GRID : c == 'R' ? 64 :
+		 c == 'j' ? 1024 : (long)SEED_MAX))
+		return cli_usage_error("tune: %s %s: expected a whole number in %s",
+				       c == 'B' ? "--budget" : c == 'G' ? "--grid" :
+				       c == 'R' ? "--replicates" : c == 'j' ? "-j" : "--seed",
+				       arg, c == 'B' ? "1..10000" : c == 'G' ? "2..32" :
+				       c == 'R' ? "2..64" : c == 'j' ? "1..1024" :
+				       "1..9007199254740991 (2^53 - 1)");
+	if (c == 'B')
+		o->budget = (int)v;
+	else if (c == 'G')
+		o->grid = (int)v;
+	else if (c == 'R')
+		o->maxrep = (int)v;
+	else if (c == 'j')
+		o->jobs = (int)v;
+	else
+		o->seed = (unsigned long long)v;
+	return 0;
+}
+
+/* The operands: NAME=VALUE parameters and the one PARAM=LO..HI; 0, or 2 after a message. */
+static int tune_operands(struct tune_opts *o, int argc, char **argv)
+{
+	for (; optind < argc; optind++) {
+		if (!strchr(argv[optind], '='))
+			return cli_usage_error("tune: unknown argument '%s': parameters are NAME=VALUE "
+					       "and the one searched PARAM=LO..HI", argv[optind]);
+		if (strstr(argv[optind], "..")) {
+			if (o->range)
+				return cli_usage_error("tune: one range at a time ('%s' and '%s')",
+						       o->range, argv[optind]);
+			o->range = argv[optind];
+		} else if (o->nassign < 64) {
+			o->assign[o->nassign++] = argv[optind];
+		}
+	}
+	if (!o->machine || !o->policy || !o->workload)
+		return cli_usage_error("tune: -m MACHINE, -p POLICY and -w WORKLOAD are required");
+	if (!o->range)
+		return cli_usage_error("tune: no range to search: give PARAM=LO..HI, e.g. "
+				       "slub_min_objects=4..64");
+	if (o->grid < 2 || o->maxrep < 2)
+		return cli_usage_error("tune: --grid and --replicates must be at least 2");
+	return 0;
+}
+
+/* The command line; -1 to go on, else the exit status (0 after --help). */
+static int tune_parse(struct tune_opts *o, int argc, char **argv)
+{
+	*o = (struct tune_opts){ .objective = "time", .budget = 40, .grid = 9, .maxrep = 8,
+				 .jobs = (int)sysconf(_SC_NPROCESSORS_ONLN), .seed = 1 };
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' }, { "machine", required_argument, NULL, 'm' },
 		{ "policy", required_argument, NULL, 'p' }, { "workload", required_argument, NULL, 'w' },
@@ -342,106 +402,37 @@ int cmd_tune(int argc, char **argv)
 		{ NULL, 0, NULL, 0 } };
 	optind = 0;
 	for (int c; (c = cli_getopt("tune", argc, argv, "hm:p:w:j:", longopts)) != -1;) {
-		char *end;
-		long v;
 		switch (c) {
 		case 'h': return fputs(tune_help, stdout), 0;
-		case 'm': machine = optarg; break;
-		case 'p': policy = optarg; break;
-		case 'w': workload = optarg; break;
-		case 'o': out = optarg; break;
+		case 'm': o->machine = optarg; break;
+		case 'p': o->policy = optarg; break;
+		case 'w': o->workload = optarg; break;
+		case 'o': o->out = optarg; break;
 		case 'O':
 			if (strcmp(optarg, "time") && strcmp(optarg, "memory") && strcmp(optarg, "pareto"))
 				return cli_usage_error("tune: --objective %s: expected time, memory or "
 						       "pareto", optarg);
-			objective = optarg;
+			o->objective = optarg;
 			break;
 		case 'B': case 'G': case 'R': case 'j': case 's':
-			v = strtol(optarg, &end, 10);
-			if (!*optarg || *end || v < 1 ||
-			    v > (c == 'B' ? 10000 : c == 'G' ? TUNE_MAX_GRID : c == 'R' ? 64 :
-				 c == 'j' ? 1024 : (long)SEED_MAX))
-				return cli_usage_error("tune: %s %s: expected a whole number in %s",
-						       c == 'B' ? "--budget" : c == 'G' ? "--grid" :
-						       c == 'R' ? "--replicates" : c == 'j' ? "-j" : "--seed",
-						       optarg, c == 'B' ? "1..10000" : c == 'G' ? "2..32" :
-						       c == 'R' ? "2..64" : c == 'j' ? "1..1024" :
-						       "1..9007199254740991 (2^53 - 1)");
-			if (c == 'B')
-				budget = (int)v;
-			else if (c == 'G')
-				grid = (int)v;
-			else if (c == 'R')
-				maxrep = (int)v;
-			else if (c == 'j')
-				jobs = (int)v;
-			else
-				seed = (unsigned long long)v;
+			if (count_opt(o, c, optarg))
+				return 2;
 			break;
 		default: return 2;
 		}
 	}
-	for (; optind < argc; optind++) {
-		if (!strchr(argv[optind], '='))
-			return cli_usage_error("tune: unknown argument '%s': parameters are NAME=VALUE "
-					       "and the one searched PARAM=LO..HI", argv[optind]);
-		if (strstr(argv[optind], "..")) {
-			if (range)
-				return cli_usage_error("tune: one range at a time ('%s' and '%s')", range,
-						       argv[optind]);
-			range = argv[optind];
-		} else if (nassign < 64) {
-			assign[nassign++] = argv[optind];
-		}
-	}
-	if (!machine || !policy || !workload)
-		return cli_usage_error("tune: -m MACHINE, -p POLICY and -w WORKLOAD are required");
-	if (!range)
-		return cli_usage_error("tune: no range to search: give PARAM=LO..HI, e.g. "
-				       "slub_min_objects=4..64");
-	if (grid < 2 || maxrep < 2)
-		return cli_usage_error("tune: --grid and --replicates must be at least 2");
-	struct tune *tn = calloc(1, sizeof(*tn));
-	char param[64];
-	double vals[TUNE_MAX_GRID];
-	tn->n = make_grid(range, param, sizeof(param), vals, grid);
-	if (tn->n < 2) {
-		free(tn);
-		return cli_usage_error("tune: '%s': expected PARAM=LO..HI with LO < HI and at least "
-				       "two values between", range);
-	}
-	for (int i = 0; i < tn->n; i++)
-		tn->p[i] = (struct tune_point){ .value = vals[i], .alive = true };
-	char dir[2048], epath[PATH_MAX];
-	if (out && strlen(out) >= sizeof(dir)) {
-		free(tn);
-		return cli_usage_error("tune: --out: a path of at most %zu characters", sizeof(dir) - 1);
-	}
-	snprintf(dir, sizeof(dir), "%s", out ? out : "");
-	if (!out)
-		snprintf(dir, sizeof(dir), "out/tune-%s", param);
-	struct sim_err err;
-	int status = 0;
-	if (sweep_make_dirs(dir, &err) < 0 ||
-	    build_experiment(tn, machine, policy, workload, param, assign, nassign, maxrep, seed, dir,
-			     epath, sizeof(epath), &err) < 0) {
-		status = cli_usage_error("tune: %s", err.msg);
-		goto done;
-	}
-	char jpath[PATH_MAX];
-	snprintf(jpath, sizeof(jpath), "%s/runs.jsonl", dir);
-	FILE *jsonl = fopen(jpath, "w");
-	if (!jsonl) {
-		status = cli_usage_error("tune: cannot write %s: %s", jpath, strerror(errno));
-		goto done;
-	}
-	bool memory = !strcmp(objective, "memory"), pareto = !strcmp(objective, "pareto");
-	fprintf(stderr, "tune: %s over %d values from %g to %g, at most %d runs\n", param, tn->n,
-		tn->p[0].value, tn->p[tn->n - 1].value, budget);
+	return tune_operands(o, argc, argv) ? 2 : -1;
+}
+
+/* Successive halving: rounds of replicates, doubling each round, over the values still
+ * alive; the rounds run. */
+static int tune_search(struct tune *tn, const struct tune_opts *o, const char *dir, FILE *jsonl,
+		       bool memory, bool pareto)
+{
 	int reps = 2, rounds = 0;
 	sweep_catch_interrupts();
 	for (;;) {
-		int did = run_round(tn, reps, budget - tn->runs_used, jobs, dir, jsonl);
+		int did = run_round(tn, reps, o->budget - tn->runs_used, o->jobs, dir, jsonl);
 		rounds++;
 		if (sweep_interrupted || tn->failed)
 			break;
@@ -450,29 +441,34 @@ int cmd_tune(int argc, char **argv)
 			if (tn->p[i].reps)
 				point_stats(&tn->p[i], memory);
 		fprintf(stderr, "tune: round %d: %d runs, %d values left\n", rounds, did, left);
-		if (pareto || left <= 1 || reps >= maxrep || tn->runs_used >= budget || !did)
+		if (pareto || left <= 1 || reps >= o->maxrep || tn->runs_used >= o->budget || !did)
 			break;
-		reps = reps * 2 > maxrep ? maxrep : reps * 2;
+		reps = reps * 2 > o->maxrep ? o->maxrep : reps * 2;
 	}
-	fclose(jsonl);
-	if (tn->failed) {
-		status = 1;
-		goto done;
-	}
-	struct tune_point *best = best_point(tn, !pareto);
-	struct tune_point *knee = best;
+	return rounds;
+}
+
+/* The smallest value within the best's 95% CI. */
+static struct tune_point *knee_of(struct tune *tn, struct tune_point *best)
+{
 	for (int i = 0; i < tn->n && best; i++)
-		if (tn->p[i].reps && tn->p[i].mean <= best->mean + best->ci) {
-			knee = &tn->p[i];	/* the smallest value within the best's CI */
-			break;
-		}
+		if (tn->p[i].reps && tn->p[i].mean <= best->mean + best->ci)
+			return &tn->p[i];
+	return best;
+}
+
+/* The table of the values tried, the best and the knee, on stdout. */
+static void print_tune(const struct tune *tn, const struct tune_opts *o, const char *param,
+		       int rounds, const struct tune_point *best, const struct tune_point *knee)
+{
+	bool memory = !strcmp(o->objective, "memory"), pareto = !strcmp(o->objective, "pareto");
 	printf("tune %s on %s, %s, '%s' (objective %s): %d runs in %d round(s); a sweep of the "
-	       "grid is %d\n", param, machine, policy, workload, objective, tn->runs_used, rounds,
-	       tn->n * maxrep);
+	       "grid is %d\n", param, o->machine, o->policy, o->workload, o->objective,
+	       tn->runs_used, rounds, tn->n * o->maxrep);
 	printf("%14s %5s %14s %12s %16s%s\n", param, "runs", memory ? "peak MB" : "time (s)",
 	       "95% CI", "peak slab (MB)", pareto ? "  front" : "");
 	for (int i = 0; i < tn->n; i++) {
-		struct tune_point *p = &tn->p[i];
+		const struct tune_point *p = &tn->p[i];
 		if (!p->reps)
 			continue;
 		printf("%14g %5d %14.4f %12.4f %16.1f%s%s\n", p->value, p->reps, p->mean,
@@ -484,36 +480,106 @@ int cmd_tune(int argc, char **argv)
 		printf("best: %s=%g (%.4f +- %.4f); knee: %s=%g, the smallest value within the "
 		       "best's 95%% CI\n", param, best->value, best->mean, best->ci, param,
 		       knee->value);
+}
+
+/* DIR/tune.json: the search's result and every value's statistics; 0, or 2 after a message. */
+static int write_tune_json(const struct tune *tn, const struct tune_opts *o, const char *param,
+			   const char *dir, const struct tune_point *best,
+			   const struct tune_point *knee)
+{
+	bool pareto = !strcmp(o->objective, "pareto");
 	cJSON *res = cJSON_CreateObject();
 	cJSON_AddStringToObject(res, "param", param);
-	cJSON_AddStringToObject(res, "objective", objective);
+	cJSON_AddStringToObject(res, "objective", o->objective);
 	cJSON_AddNumberToObject(res, "runs", tn->runs_used);
-	cJSON_AddNumberToObject(res, "sweep_runs", tn->n * maxrep);
+	cJSON_AddNumberToObject(res, "sweep_runs", tn->n * o->maxrep);
 	cJSON_AddNumberToObject(res, "best", best ? best->value : NAN);
 	cJSON_AddNumberToObject(res, "knee", knee ? knee->value : NAN);
 	cJSON *pts = cJSON_AddArrayToObject(res, "values");
 	for (int i = 0; i < tn->n; i++) {
-		struct tune_point *p = &tn->p[i];
-		cJSON *o = cJSON_CreateObject();
-		cJSON_AddNumberToObject(o, "value", p->value);
-		cJSON_AddNumberToObject(o, "runs", p->reps);
+		const struct tune_point *p = &tn->p[i];
+		cJSON *j = cJSON_CreateObject();
+		cJSON_AddNumberToObject(j, "value", p->value);
+		cJSON_AddNumberToObject(j, "runs", p->reps);
 		if (p->reps) {
-			cJSON_AddNumberToObject(o, "mean", p->mean);
-			cJSON_AddNumberToObject(o, "ci95", isinf(p->ci) ? -1 : p->ci);
-			cJSON_AddNumberToObject(o, "slab_mb_peak", p->mem_mean);
+			cJSON_AddNumberToObject(j, "mean", p->mean);
+			cJSON_AddNumberToObject(j, "ci95", isinf(p->ci) ? -1 : p->ci);
+			cJSON_AddNumberToObject(j, "slab_mb_peak", p->mem_mean);
 			if (pareto)
-				cJSON_AddBoolToObject(o, "front", on_front(tn, p));
+				cJSON_AddBoolToObject(j, "front", on_front(tn, p));
 		}
-		cJSON_AddItemToArray(pts, o);
+		cJSON_AddItemToArray(pts, j);
 	}
 	char rpath[PATH_MAX];
 	snprintf(rpath, sizeof(rpath), "%s/tune.json", dir);
 	char *text = cJSON_Print(res);
 	FILE *f = fopen(rpath, "w");
+	int status = 0;
 	if (!f || fprintf(f, "%s\n", text) < 0 || fclose(f) != 0)
 		status = cli_usage_error("tune: cannot write %s: %s", rpath, strerror(errno));
 	free(text);
 	cJSON_Delete(res);
+	return status;
+}
+
+/* The grid of values to search, into a fresh tune; NULL after a message. */
+static struct tune *tune_grid(const struct tune_opts *o, char *param, size_t psize)
+{
+	struct tune *tn = calloc(1, sizeof(*tn));
+	double vals[TUNE_MAX_GRID];
+	if (!tn)
+		host_oom(__func__);
+	tn->n = make_grid(o->range, param, psize, vals, o->grid);
+	if (tn->n < 2) {
+		free(tn);
+		cli_usage_error("tune: '%s': expected PARAM=LO..HI with LO < HI and at least two "
+				"values between", o->range);
+		return NULL;
+	}
+	for (int i = 0; i < tn->n; i++)
+		tn->p[i] = (struct tune_point){ .value = vals[i], .alive = true };
+	return tn;
+}
+
+int cmd_tune(int argc, char **argv)
+{
+	struct tune_opts o;
+	int status = tune_parse(&o, argc, argv);
+	if (status >= 0)
+		return status;
+	status = 0;
+	char param[64], dir[2048], epath[PATH_MAX], jpath[PATH_MAX];
+	if (o.out && strlen(o.out) >= sizeof(dir))
+		return cli_usage_error("tune: --out: a path of at most %zu characters", sizeof(dir) - 1);
+	struct tune *tn = tune_grid(&o, param, sizeof(param));
+	if (!tn)
+		return 2;
+	snprintf(dir, sizeof(dir), "%s", o.out ? o.out : "");
+	if (!o.out)
+		snprintf(dir, sizeof(dir), "out/tune-%s", param);
+	struct sim_err err;
+	FILE *jsonl = NULL;
+	snprintf(jpath, sizeof(jpath), "%s/runs.jsonl", dir);
+	if (sweep_make_dirs(dir, &err) < 0 ||
+	    build_experiment(tn, o.machine, o.policy, o.workload, param, o.assign, o.nassign,
+			     o.maxrep, o.seed, dir, epath, sizeof(epath), &err) < 0)
+		status = cli_usage_error("tune: %s", err.msg);
+	else if (!(jsonl = fopen(jpath, "w")))
+		status = cli_usage_error("tune: cannot write %s: %s", jpath, strerror(errno));
+	if (status)
+		goto done;
+	bool memory = !strcmp(o.objective, "memory"), pareto = !strcmp(o.objective, "pareto");
+	fprintf(stderr, "tune: %s over %d values from %g to %g, at most %d runs\n", param, tn->n,
+		tn->p[0].value, tn->p[tn->n - 1].value, o.budget);
+	int rounds = tune_search(tn, &o, dir, jsonl, memory, pareto);
+	fclose(jsonl);
+	if (tn->failed) {
+		status = 1;
+		goto done;
+	}
+	struct tune_point *best = best_point(tn, !pareto), *knee = knee_of(tn, best);
+	print_tune(tn, &o, param, rounds, best, knee);
+	status = write_tune_json(tn, &o, param, dir, best, knee);
 	if (pareto && !status)
 		status = draw_pareto(tn, dir, param);
 	fflush(stdout);
