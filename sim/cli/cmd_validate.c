@@ -936,125 +936,159 @@ fail:
 	return -1;
 }
 
-int cmd_validate(int argc, char **argv)
+/* --fitted: every machine's fitted figures and their digest; the exit status. */
+static int print_fitted(void)
 {
-	struct val_opts o;
-	int status = parse_opts(argc, argv, &o);
+	char digest[17];
 	struct sim_err err;
-	struct val_case *cs = NULL;
-	if (status < 0 && o.fitted) {
-		char digest[17];
-		cJSON *fit = fitted_figures(digest, &err);
-		if (!fit)
-			status = cli_usage_error("%s", err.msg);
-		for (const cJSON *l = fit ? fit->child : NULL; l; l = l->next)
-			printf("%s\n", l->valuestring);
-		if (fit)
-			printf("fitted digest %s\n", digest);
-		cJSON_Delete(fit);
-		free(o.names);
-		return fit ? 0 : status;
+	cJSON *fit = fitted_figures(digest, &err);
+	if (!fit)
+		return cli_usage_error("%s", err.msg);
+	for (const cJSON *l = fit->child; l; l = l->next)
+		printf("%s\n", l->valuestring);
+	printf("fitted digest %s\n", digest);
+	cJSON_Delete(fit);
+	return 0;
+}
+
+/* The cases to run, and everything checked before a run: -1 to go on, else
+ * the exit status (0 after --list). */
+static int prepare(struct val_opts *o, struct val_case **cs, int *n)
+{
+	struct sim_err err;
+	*n = load_cases(o, cs, &err);
+	if (*n < 0)
+		return cli_usage_error("%s", err.msg);
+	if (!*n)
+		return cli_usage_error("no validation case to run%s", o->quick ? " (none is "
+				       "marked quick)" : "");
+	if (o->list) {
+		list_cases(*cs, *n);
+		return 0;
 	}
-	int n = status < 0 ? load_cases(&o, &cs, &err) : 0;
-	if (status < 0 && n < 0)
-		status = cli_usage_error("%s", err.msg);
-	else if (status < 0 && !n)
-		status = cli_usage_error("no validation case to run%s", o.quick ? " (none is "
-					 "marked quick)" : "");
-	if (status < 0 && o.list) {
-		list_cases(cs, n);
-		status = 0;
-	}
-	if (status < 0) {	/* the fitted figures these runs are made with (or were) */
-		cJSON *fit = fitted_figures(o.digest, &err);
-		if (!fit)
-			status = cli_usage_error("%s", err.msg);
-		cJSON_Delete(fit);
-	}
-	if (status < 0 && o.from && check_from_digest(o.from, o.digest, &err) < 0)
-		status = cli_usage_error("%s", err.msg);
-	if (status < 0 && sweep_make_dirs(o.out, &err) < 0)
-		status = cli_usage_error("%s", err.msg);
-	if (status >= 0) {
-		for (int i = 0; i < n; i++)
-			val_case_free(&cs[i]);
-		free(cs);
-		free(o.names);
-		return status;
-	}
-	int nrows = 0, failed_runs = 0;
-	for (int i = 0; i < n; i++)
-		nrows += cs[i].nchecks;
-	struct val_row *rows = calloc((size_t)nrows + 1, sizeof(*rows));
-	cJSON ***runs = calloc((size_t)n + 1, sizeof(*runs));
-	nrows = 0;
-	for (int i = 0; i < n; i++) {
+	cJSON *fit = fitted_figures(o->digest, &err);	/* these runs' fitted figures */
+	if (!fit)
+		return cli_usage_error("%s", err.msg);
+	cJSON_Delete(fit);
+	if (o->from && check_from_digest(o->from, o->digest, &err) < 0)
+		return cli_usage_error("%s", err.msg);
+	if (sweep_make_dirs(o->out, &err) < 0)
+		return cli_usage_error("%s", err.msg);
+	return -1;
+}
+
+/* Run (or load, or share) each case's runs into RUNS and judge every check
+ * into ROWS; -1 to go on, else 2 after a message. */
+static int judge_cases(struct val_case *cs, int n, const struct val_opts *o, cJSON ***runs,
+		       struct val_row *rows, int *failed_runs)
+{
+	struct sim_err err;
+	for (int i = 0, nrows = 0; i < n; i++) {
 		runs[i] = calloc((size_t)experiment_runs(&cs[i].e) + 1, sizeof(**runs));
 		int j = same_runs(cs, i), rc;
 		if (j >= 0)	/* the runs of an earlier case: judged, not made again */
 			rc = share_runs(&cs[i], runs[j], runs[i]);
 		else
-			rc = o.from ? load_case_runs(&cs[i], &o, runs[i], &err) :
-				      run_case(&cs[i], &o, runs[i], &err);
-		if (rc < 0) {
-			status = cli_usage_error("%s", err.msg);
-			break;
-		}
-		failed_runs += rc;
+			rc = o->from ? load_case_runs(&cs[i], o, runs[i], &err) :
+				       run_case(&cs[i], o, runs[i], &err);
+		if (rc < 0)
+			return cli_usage_error("%s", err.msg);
+		*failed_runs += rc;
 		for (int k = 0; k < cs[i].nchecks; k++)
 			evaluate(&cs[i], &cs[i].checks[k], runs[i], &rows[nrows++]);
 	}
-	if (status < 0) {
-		int pass = print_table(stdout, rows, nrows, failed_runs);
-		char path[PATH_MAX];
-		snprintf(path, sizeof(path), "%s/table.txt", o.out);
-		if (write_table(path, rows, nrows, failed_runs, &err) < 0)
-			status = cli_usage_error("%s", err.msg);
-		cJSON *sum = cJSON_CreateObject(), *jc = cJSON_AddArrayToObject(sum, "cases");
-		for (int i = 0, r = 0; i < n; i++) {
-			cJSON *c = cJSON_CreateObject();
-			cJSON_AddStringToObject(c, "case", cs[i].name);
-			cJSON_AddStringToObject(c, "family", cs[i].family);
-			cJSON_AddStringToObject(c, "title", cs[i].title);
-			cJSON_AddStringToObject(c, "citation", cs[i].citation);
-			int done = 0;
-			for (int k = 0; runs[i] && k < experiment_runs(&cs[i].e); k++)
-				done += runs[i][k] != NULL;
-			cJSON_AddNumberToObject(c, "runs", done);
-			if (cs[i].e.ci_target > 0) {	/* runs is then what the target took */
-				cJSON_AddNumberToObject(c, "ci_target", cs[i].e.ci_target);
-				cJSON_AddNumberToObject(c, "runs_at_most", experiment_runs(&cs[i].e));
-			}
-			cJSON *ck = cJSON_AddArrayToObject(c, "checks");
-			for (int k = 0; k < cs[i].nchecks; k++)
-				cJSON_AddItemToArray(ck, row_json(&rows[r++]));
-			cJSON_AddItemToArray(jc, c);
-		}
-		cJSON_AddStringToObject(sum, "model_digest", cases_model_digest(cs, runs, n));
-		char digest[17];
-		cJSON *fit = fitted_figures(digest, &err);
-		if (fit) {
-			cJSON_AddItemToObject(sum, "fitted", fit);
-			cJSON_AddStringToObject(sum, "fitted_digest", digest);
-		}
-		cJSON_AddNumberToObject(sum, "checks", judged_rows(rows, nrows));
-		cJSON_AddNumberToObject(sum, "passed", pass);
-		if (nrows > judged_rows(rows, nrows))	/* printed beside, never judged */
-			cJSON_AddNumberToObject(sum, "informative", nrows - judged_rows(rows, nrows));
-		snprintf(path, sizeof(path), "%s/summary.json", o.out);
-		if (status < 0 && report_write_json(path, sum, &err) < 0)
-			status = cli_usage_error("%s", err.msg);
-		cJSON_Delete(sum);
-		if (status < 0 && !o.no_plot && plot(o.out, rows, nrows, &err) < 0)
-			fprintf(stderr, "slabsim: %s (the table and summary.json are written)\n",
-				err.msg);
-		if (status < 0)
-			status = pass == judged_rows(rows, nrows) && !failed_runs ? 0 : 1;
+	return -1;
+}
+
+/* One case of summary.json: what it is, the runs it took and its checks (from ROWS). */
+static cJSON *case_json(const struct val_case *vc, cJSON *const *runs, const struct val_row *rows)
+{
+	cJSON *c = cJSON_CreateObject();
+	cJSON_AddStringToObject(c, "case", vc->name);
+	cJSON_AddStringToObject(c, "family", vc->family);
+	cJSON_AddStringToObject(c, "title", vc->title);
+	cJSON_AddStringToObject(c, "citation", vc->citation);
+	int done = 0;
+	for (int k = 0; runs && k < experiment_runs(&vc->e); k++)
+		done += runs[k] != NULL;
+	cJSON_AddNumberToObject(c, "runs", done);
+	if (vc->e.ci_target > 0) {	/* runs is then what the target took */
+		cJSON_AddNumberToObject(c, "ci_target", vc->e.ci_target);
+		cJSON_AddNumberToObject(c, "runs_at_most", experiment_runs(&vc->e));
 	}
+	cJSON *ck = cJSON_AddArrayToObject(c, "checks");
+	for (int k = 0; k < vc->nchecks; k++)
+		cJSON_AddItemToArray(ck, row_json(&rows[k]));
+	return c;
+}
+
+/* summary.json's whole: the cases, the model and fitted figures, the counts. */
+static cJSON *summary_json(const struct val_case *cs, cJSON ***runs, int n,
+			   const struct val_row *rows, int nrows, int pass)
+{
+	cJSON *sum = cJSON_CreateObject(), *jc = cJSON_AddArrayToObject(sum, "cases");
+	for (int i = 0, r = 0; i < n; r += cs[i].nchecks, i++)
+		cJSON_AddItemToArray(jc, case_json(&cs[i], runs[i], rows + r));
+	cJSON_AddStringToObject(sum, "model_digest", cases_model_digest(cs, runs, n));
+	char digest[17];
+	struct sim_err err;
+	cJSON *fit = fitted_figures(digest, &err);
+	if (fit) {
+		cJSON_AddItemToObject(sum, "fitted", fit);
+		cJSON_AddStringToObject(sum, "fitted_digest", digest);
+	}
+	cJSON_AddNumberToObject(sum, "checks", judged_rows(rows, nrows));
+	cJSON_AddNumberToObject(sum, "passed", pass);
+	if (nrows > judged_rows(rows, nrows))	/* printed beside, never judged */
+		cJSON_AddNumberToObject(sum, "informative", nrows - judged_rows(rows, nrows));
+	return sum;
+}
+
+/* The table (stdout and DIR/table.txt), summary.json and the plot; the exit status. */
+static int report_cases(const struct val_case *cs, cJSON ***runs, int n, const struct val_opts *o,
+			const struct val_row *rows, int nrows, int failed_runs)
+{
+	struct sim_err err;
+	int pass = print_table(stdout, rows, nrows, failed_runs), status = -1;
+	char path[PATH_MAX];
+	snprintf(path, sizeof(path), "%s/table.txt", o->out);
+	if (write_table(path, rows, nrows, failed_runs, &err) < 0)
+		status = cli_usage_error("%s", err.msg);
+	cJSON *sum = summary_json(cs, runs, n, rows, nrows, pass);
+	snprintf(path, sizeof(path), "%s/summary.json", o->out);
+	if (status < 0 && report_write_json(path, sum, &err) < 0)
+		status = cli_usage_error("%s", err.msg);
+	cJSON_Delete(sum);
+	if (status < 0 && !o->no_plot && plot(o->out, rows, nrows, &err) < 0)
+		fprintf(stderr, "slabsim: %s (the table and summary.json are written)\n", err.msg);
+	if (status < 0)
+		status = pass == judged_rows(rows, nrows) && !failed_runs ? 0 : 1;
+	return status;
+}
+
+int cmd_validate(int argc, char **argv)
+{
+	struct val_opts o;
+	struct val_case *cs = NULL;
+	int n = 0, status = parse_opts(argc, argv, &o);
+	if (status < 0 && o.fitted)
+		status = print_fitted();
+	if (status < 0)
+		status = prepare(&o, &cs, &n);
+	int nrows = 0, failed_runs = 0;
+	for (int i = 0; status < 0 && i < n; i++)
+		nrows += cs[i].nchecks;
+	struct val_row *rows = status < 0 ? calloc((size_t)nrows + 1, sizeof(*rows)) : NULL;
+	cJSON ***runs = status < 0 ? calloc((size_t)n + 1, sizeof(*runs)) : NULL;
+	if (status < 0)
+		status = judge_cases(cs, n, &o, runs, rows, &failed_runs);
+	if (status < 0)
+		status = report_cases(cs, runs, n, &o, rows, nrows, failed_runs);
 	for (int i = 0; i < n; i++) {
-		for (int r = 0; runs[i] && r < experiment_runs(&cs[i].e); r++)
+		for (int r = 0; runs && runs[i] && r < experiment_runs(&cs[i].e); r++)
 			cJSON_Delete(runs[i][r]);
-		free(runs[i]);
+		if (runs)
+			free(runs[i]);
 		val_case_free(&cs[i]);
 	}
 	free(runs);
