@@ -220,6 +220,95 @@ static void print_table(const struct experiment *e, cJSON **runs, const char *di
 	printf("results in %s\n", dir);
 }
 
+/* The work of rank 0 (or of the one process): the results folder, the runs
+ * still to do (a first round with a CI target) and the header line; -1 to
+ * go on, else 2 after a message. */
+static int plan_start(struct sweep_opts *o, struct experiment *e, cJSON **runs,
+		      struct progress *pg, int nranks, int *todo, bool *tried, int *ntodo)
+{
+	struct sim_err err;
+	if (sweep_open_dir(o, e, runs, &pg->fd, &err) < 0 || sweep_eta_init(&pg->eta, e, &err) < 0)
+		return cli_usage_error("%s", err.msg);
+	for (int i = 0; i < experiment_runs(e); i++)
+		pg->done_before += runs[i] != NULL;
+	if (e->ci_target > 0) {
+		*ntodo = plan_round(e, runs, tried, todo, pg);
+	} else {
+		for (int i = 0; i < experiment_runs(e); i++)
+			if (!runs[i] && i % o->shard_n == o->shard_i) {
+				todo[(*ntodo)++] = i;
+				sweep_eta_mark(&pg->eta, i, 1);
+			}
+	}
+	pg->workers = nranks > 1 ? nranks - 1 : o->jobs;
+	pg->total = pg->done_before + *ntodo;
+	if (e->ci_target > 0)
+		fprintf(stderr, "%s: %d points x up to %d replicates, until each point's 95%% CI is "
+			"within +-%g%% of its mean; %d to start, %d at a time\n", e->name, e->npoints,
+			e->replicates, 100 * e->ci_target, *ntodo, o->jobs);
+	else
+		fprintf(stderr, "%s: %d points x %d replicates = %d runs%s; %d to do, %d %s\n",
+			e->name, e->npoints, e->replicates, experiment_runs(e),
+			o->shard ? " (this shard's share)" : "", *ntodo, nranks > 1 ? nranks - 1 : o->jobs,
+			nranks > 2 ? "MPI ranks working" : nranks > 1 ? "MPI rank working"
+			: "at a time");
+	return -1;
+}
+
+/* Run the runs: over MPI ranks, or here, round after round while a CI target asks for more. */
+static void execute(const struct sweep_opts *o, struct experiment *e, cJSON **runs,
+		    struct progress *pg, int nranks, int rank, int *todo, bool *tried, int ntodo)
+{
+	pg->t0 = now();
+	/* crashed runs are counted in pg->failed as they are reported */
+	if (nranks > 1 && rank == 0) {
+		sweep_mpi_coordinate(e, todo, ntodo, on_done, pg);
+		return;
+	}
+	if (nranks > 1) {
+		sweep_mpi_work(e);
+		return;
+	}
+	sweep_catch_interrupts();
+	while (ntodo > 0 && !sweep_interrupted) {	/* a round a CI target asks */
+		sweep_local(e, todo, ntodo, o->jobs, o->run_timeout, o->tmpdir, on_done, pg);
+		ntodo = e->ci_target > 0 && !sweep_interrupted ? plan_round(e, runs, tried, todo, pg)
+			: 0;
+		pg->total += ntodo;
+	}
+}
+
+/* Rank 0's end: an interruption reported, the summary and plots written,
+ * the table printed; the exit status. */
+static int finish(const struct sweep_opts *o, struct experiment *e, cJSON **runs,
+		  struct progress *pg)
+{
+	struct sim_err err;
+	rmdir(o->tmpdir);
+	if (pg->fd >= 0)
+		close(pg->fd);
+	int status = pg->failed ? 1 : 0;
+	if (sweep_interrupted) {
+		fprintf(stderr, "%sslabsim: sweep interrupted (%s): %d of %d runs done; the same "
+			"command with --resume finishes it\n", pg->tty ? "\r\033[K" : "",
+			strsignal(sweep_interrupted), pg->done_before + pg->done - pg->failed,
+			pg->total);
+		status = 128 + sweep_interrupted;
+	}
+	if (pg->write_failed) {
+		fprintf(stderr, "slabsim: %s\n", pg->err.msg);
+		status = 1;
+	} else if (sweep_finish(o->out, e, runs, o->no_plot || o->shard, o->format, &err) < 0) {
+		status = cli_usage_error("%s", err.msg);
+	} else {
+		print_table(e, runs, o->out);
+	}
+	if (o->shard)
+		fprintf(stderr, "shard %s done; join the shards with `slabsim merge DIR... --out "
+			"DIR`\n", o->shard);
+	return status;
+}
+
 int cmd_sweep(int argc, char **argv)
 {
 	struct sweep_opts o;
@@ -234,92 +323,20 @@ int cmd_sweep(int argc, char **argv)
 		status = rank == 0 ? cli_usage_error("sweep: a CI target (--ci-target or the file's "
 						     "ci_target) decides runs as others finish; run "
 						     "it without mpirun") : 2;
-	cJSON **runs = status < 0 ? calloc((size_t)experiment_runs(&e) + 1, sizeof(*runs)) : NULL;
+	int nruns = status < 0 ? experiment_runs(&e) : 0, ntodo = 0;
+	cJSON **runs = status < 0 ? calloc((size_t)nruns + 1, sizeof(*runs)) : NULL;
 	struct progress pg = { .e = &e, .runs = runs, .fd = -1, .tty = isatty(2), .out = o.out };
-	int *todo = NULL, ntodo = 0;
-	bool *tried = NULL;	/* runs handed out, with a CI target */
-	if (status < 0 && rank == 0) {
-		if (sweep_open_dir(&o, &e, runs, &pg.fd, &err) < 0 ||
-		    sweep_eta_init(&pg.eta, &e, &err) < 0) {
-			status = cli_usage_error("%s", err.msg);
-		} else {
-			todo = malloc(((size_t)experiment_runs(&e) + 1) * sizeof(*todo));
-			tried = calloc((size_t)experiment_runs(&e) + 1, sizeof(*tried));
-			for (int i = 0; i < experiment_runs(&e); i++)
-				pg.done_before += runs[i] != NULL;
-			if (e.ci_target > 0) {
-				ntodo = plan_round(&e, runs, tried, todo, &pg);
-			} else {
-				for (int i = 0; i < experiment_runs(&e); i++)
-					if (!runs[i] && i % o.shard_n == o.shard_i) {
-						todo[ntodo++] = i;
-						sweep_eta_mark(&pg.eta, i, 1);
-					}
-			}
-			pg.workers = nranks > 1 ? nranks - 1 : o.jobs;
-			pg.total = pg.done_before + ntodo;
-			if (e.ci_target > 0)
-				fprintf(stderr, "%s: %d points x up to %d replicates, until each "
-					"point's 95%% CI is within +-%g%% of its mean; %d to start, %d "
-					"at a time\n", e.name, e.npoints, e.replicates,
-					100 * e.ci_target, ntodo, o.jobs);
-			else
-				fprintf(stderr, "%s: %d points x %d replicates = %d runs%s; %d to do, "
-					"%d %s\n", e.name, e.npoints, e.replicates, experiment_runs(&e),
-					o.shard ? " (this shard's share)" : "", ntodo,
-					nranks > 1 ? nranks - 1 : o.jobs,
-					nranks > 2 ? "MPI ranks working" : nranks > 1 ?
-					"MPI rank working" : "at a time");
-		}
-	}
+	int *todo = status < 0 && rank == 0 ? malloc(((size_t)nruns + 1) * sizeof(*todo)) : NULL;
+	bool *tried = todo ? calloc((size_t)nruns + 1, sizeof(*tried)) : NULL;	/* handed out */
+	if (status < 0 && rank == 0)
+		status = plan_start(&o, &e, runs, &pg, nranks, todo, tried, &ntodo);
 	status = sweep_mpi_agree(status);
 	if (status < 0) {
-		pg.t0 = now();
-		/* crashed runs are counted in pg.failed as they are reported */
-		if (nranks > 1 && rank == 0)
-			sweep_mpi_coordinate(&e, todo, ntodo, on_done, &pg);
-		else if (nranks > 1)
-			sweep_mpi_work(&e);
-		else {
-			sweep_catch_interrupts();
-			while (ntodo > 0 && !sweep_interrupted) {	/* a round a CI target asks */
-				sweep_local(&e, todo, ntodo, o.jobs, o.run_timeout, o.tmpdir, on_done,
-					    &pg);
-				ntodo = e.ci_target > 0 && !sweep_interrupted
-					? plan_round(&e, runs, tried, todo, &pg) : 0;
-				pg.total += ntodo;
-			}
-		}
-		if (rank == 0) {
-			rmdir(o.tmpdir);
-			if (pg.fd >= 0)
-				close(pg.fd);
-			status = pg.failed ? 1 : 0;
-			if (sweep_interrupted) {
-				fprintf(stderr, "%sslabsim: sweep interrupted (%s): %d of %d runs done; "
-					"the same command with --resume finishes it\n",
-					pg.tty ? "\r\033[K" : "", strsignal(sweep_interrupted),
-					pg.done_before + pg.done - pg.failed, pg.total);
-				status = 128 + sweep_interrupted;
-			}
-			if (pg.write_failed) {
-				fprintf(stderr, "slabsim: %s\n", pg.err.msg);
-				status = 1;
-			}
-			else if (sweep_finish(o.out, &e, runs, o.no_plot || o.shard, o.format, &err) < 0)
-				status = cli_usage_error("%s", err.msg);
-			else
-				print_table(&e, runs, o.out);
-			if (o.shard)
-				fprintf(stderr, "shard %s done; join the shards with `slabsim merge "
-					"DIR... --out DIR`\n", o.shard);
-		} else {
-			status = 0;
-		}
+		execute(&o, &e, runs, &pg, nranks, rank, todo, tried, ntodo);
+		status = rank == 0 ? finish(&o, &e, runs, &pg) : 0;
 	}
-	if (runs)
-		for (int i = 0; i < experiment_runs(&e); i++)
-			cJSON_Delete(runs[i]);
+	for (int i = 0; runs && i < nruns; i++)
+		cJSON_Delete(runs[i]);
 	free(runs);
 	free(todo);
 	free(tried);
