@@ -218,18 +218,12 @@ static int parse_symbols(struct val_case *vc, const cJSON *o, const char *w, str
 	return 0;
 }
 
-/* checks[i]: name, reason, unit, what it reads (a metric or a path, scale, default), the
- * published figure or chain, the band, and the points "at" and "over" name. */
-static int parse_check(struct val_case *vc, const cJSON *o, int i, struct val_check *ch,
-		       struct sim_err *err)
+/* What a check measures: a metric of the experiment, a number at a path of
+ * the run's JSON (over another, for a ratio) or profile symbols' share;
+ * its scale and the value a run without it counts as. */
+static int check_measure(struct val_case *vc, const cJSON *o, const char *w,
+			 struct val_check *ch, struct sim_err *err)
 {
-	char w[64];
-	snprintf(w, sizeof(w), "checks[%d].", i);
-	if (check_keys(o, VAL_CHECK_KEYS, w, vc->path, err) < 0 ||
-	    get_str(o, "name", true, w, vc, &ch->name, err) < 0 ||
-	    get_str(o, "reason", true, w, vc, &ch->reason, err) < 0 ||
-	    get_str(o, "unit", false, w, vc, &ch->unit, err) < 0)
-		return -1;
 	char *metric = NULL;
 	if (get_str(o, "metric", false, w, vc, &metric, err) < 0 ||
 	    get_str(o, "path", false, w, vc, &ch->path, err) < 0 ||
@@ -264,6 +258,14 @@ static int parse_check(struct val_case *vc, const cJSON *o, int i, struct val_ch
 		return sim_fail(err, "%s: %sdefault: expected a number", vc->path, w);
 	ch->has_default = v != NULL;
 	ch->dflt = v ? v->valuedouble : 0;
+	return 0;
+}
+
+/* A check's published figure (or the Markov chain that gives it) and its band. */
+static int check_published(struct val_case *vc, const cJSON *o, const char *w,
+			   struct val_check *ch, struct sim_err *err)
+{
+	const cJSON *v;
 	v = cJSON_GetObjectItemCaseSensitive(o, "published");
 	const cJSON *chain = cJSON_GetObjectItemCaseSensitive(o, "chain");
 	if (!v == !chain)
@@ -284,13 +286,29 @@ static int parse_check(struct val_case *vc, const cJSON *o, int i, struct val_ch
 				"LOW <= simulated / published <= HIGH)", vc->path, w);
 	ch->low = cJSON_GetArrayItem(v, 0)->valuedouble;
 	ch->high = cJSON_GetArrayItem(v, 1)->valuedouble;
+	return 0;
+}
+
+/* checks[i]: name, reason, unit, what it reads (a metric or a path, scale, default), the
+ * published figure or chain, the band, and the points "at" and "over" name. */
+static int parse_check(struct val_case *vc, const cJSON *o, int i, struct val_check *ch,
+		       struct sim_err *err)
+{
+	char w[64];
+	snprintf(w, sizeof(w), "checks[%d].", i);
+	if (check_keys(o, VAL_CHECK_KEYS, w, vc->path, err) < 0 ||
+	    get_str(o, "name", true, w, vc, &ch->name, err) < 0 ||
+	    get_str(o, "reason", true, w, vc, &ch->reason, err) < 0 ||
+	    get_str(o, "unit", false, w, vc, &ch->unit, err) < 0 ||
+	    check_measure(vc, o, w, ch, err) < 0 || check_published(vc, o, w, ch, err) < 0)
+		return -1;
 	char where[80];
 	snprintf(where, sizeof(where), "%sat", w);
 	if (parse_sel(vc, cJSON_GetObjectItemCaseSensitive(o, "at"), where, ch->at, &ch->nat,
 		      err) < 0 || resolve(vc, ch->at, ch->nat, where, &ch->at_point, err) < 0)
 		return -1;
 	ch->over_point = -1;
-	v = cJSON_GetObjectItemCaseSensitive(o, "over");
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, "over");
 	snprintf(where, sizeof(where), "%sover", w);
 	if (v && (parse_sel(vc, v, where, ch->over, &ch->nover, err) < 0 ||
 		  resolve(vc, ch->over, ch->nover, where, &ch->over_point, err) < 0))
