@@ -25,6 +25,50 @@ static const char merge_help[] =
 	"exit status: 0 every run is there and passed its invariants, 1 runs are\n"
 	"missing or one failed, 2 bad usage or input\n";
 
+/* Every shard's runs.jsonl into RUNS (a run index a slot); 0, or 2 after a message. */
+static int load_shards(const char *const *dirs, int ndirs, struct experiment *e, cJSON **runs)
+{
+	struct sim_err err;
+	for (int d = 0; d < ndirs; d++) {
+		char path[4200];
+		snprintf(path, sizeof(path), "%s/runs.jsonl", dirs[d]);
+		if (access(path, R_OK) < 0)
+			return cli_usage_error("merge: %s: no runs.jsonl", dirs[d]);
+		if (runs_load(path, e, runs, false, false, &err) < 0)
+			return cli_usage_error("merge: %s", err.msg);
+	}
+	return 0;
+}
+
+/* OUT with the experiment and every run found, in run order; 0, or 2 after
+ * a message. *HAVE gets the runs found, *FAILED those that broke an invariant. */
+static int write_merged(const char *out, struct experiment *e, cJSON **runs, int *have,
+			int *failed)
+{
+	struct sim_err err;
+	char path[4200];
+	snprintf(path, sizeof(path), "%s/runs.jsonl", out);
+	int fd = -1, status = 0;
+	if (sweep_make_dirs(out, &err) < 0 || sweep_write_meta(out, e, NULL, &err) < 0)
+		return cli_usage_error("merge: %s", err.msg);
+	if ((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0666)) < 0)
+		return cli_usage_error("merge: cannot write %s: %s", path, strerror(errno));
+	for (int i = 0; i < experiment_runs(e) && !status; i++) {
+		if (!runs[i])
+			continue;
+		(*have)++;
+		const char *inv = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(runs[i],
+											"invariants"));
+		*failed += !inv || strcmp(inv, "ok");
+		char *line = cJSON_PrintUnformatted(runs[i]);
+		if (runs_append(fd, line, &err) < 0)
+			status = cli_usage_error("merge: %s", err.msg);
+		free(line);
+	}
+	close(fd);
+	return status;
+}
+
 int cmd_merge(int argc, char **argv)
 {
 	const char *dirs[1024], *out = NULL, *format = "png";
@@ -56,42 +100,11 @@ int cmd_merge(int argc, char **argv)
 		experiment_free(&e);
 		return cli_usage_error("merge: %s", err.msg);
 	}
-	int nruns = experiment_runs(&e), status = 0;
+	int nruns = experiment_runs(&e), have = 0, failed = 0;
 	cJSON **runs = calloc((size_t)nruns + 1, sizeof(*runs));
-	for (int d = 0; d < ndirs && !status; d++) {
-		char path[4200];
-		snprintf(path, sizeof(path), "%s/runs.jsonl", dirs[d]);
-		if (access(path, R_OK) < 0)
-			status = cli_usage_error("merge: %s: no runs.jsonl", dirs[d]);
-		else if (runs_load(path, &e, runs, false, false, &err) < 0)
-			status = cli_usage_error("merge: %s", err.msg);
-	}
-	char path[4200];
-	snprintf(path, sizeof(path), "%s/runs.jsonl", out);
-	int fd = -1;
-	if (!status) {
-		if (sweep_make_dirs(out, &err) < 0)
-			status = cli_usage_error("merge: %s", err.msg);
-		else if (sweep_write_meta(out, &e, NULL, &err) < 0)
-			status = cli_usage_error("merge: %s", err.msg);
-		else if ((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0666)) < 0)
-			status = cli_usage_error("merge: cannot write %s: %s", path, strerror(errno));
-	}
-	int have = 0, failed = 0;
-	for (int i = 0; i < nruns && !status; i++) {
-		if (!runs[i])
-			continue;
-		have++;
-		const char *inv = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(runs[i],
-											"invariants"));
-		failed += !inv || strcmp(inv, "ok");
-		char *line = cJSON_PrintUnformatted(runs[i]);
-		if (runs_append(fd, line, &err) < 0)
-			status = cli_usage_error("merge: %s", err.msg);
-		free(line);
-	}
-	if (fd >= 0)
-		close(fd);
+	int status = load_shards(dirs, ndirs, &e, runs);
+	if (!status)
+		status = write_merged(out, &e, runs, &have, &failed);
 	if (!status && sweep_finish(out, &e, runs, no_plot, format, &err) < 0)
 		status = cli_usage_error("merge: %s", err.msg);
 	if (!status) {
