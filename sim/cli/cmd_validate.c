@@ -702,56 +702,38 @@ static cJSON *row_json(const struct val_row *r)
 	return j;
 }
 
-/* validation.png: simulated against published, log-log, one panel per
- * family of cases (their units differ), each band a vertical bar, beside it
- * the 95% confidence interval over the seeds where there is one, the
- * y = x line. */
-static int plot(const char *dir, const struct val_row *rows, int n, struct sim_err *err)
+/* One family's block of validation.dat (its judged rows: published,
+ * simulated, band, CI, outside) and the range its panel must show. */
+static void plot_family(FILE *f, const char *fam, const struct val_row *rows, int n, double *lo,
+			double *hi)
 {
-	char base[PATH_MAX];
-	snprintf(base, sizeof(base), "%s/validation", dir);
-	FILE *f = plot_open(base, "dat", err);
-	if (!f)
-		return -1;
-	const char *fam[64];
-	double lo[64], hi[64];
-	int nfam = 0;
+	*lo = INFINITY;
+	*hi = 0;
+	fprintf(f, "# family %s: published simulated band_low band_high ci_low ci_high outside\n",
+		fam);
 	for (int i = 0; i < n; i++) {
-		int k = 0;
-		while (k < nfam && strcmp(fam[k], rows[i].vc->family))
-			k++;
-		if (k == nfam && nfam < 64)
-			fam[nfam++] = rows[i].vc->family;
+		const struct val_row *r = &rows[i];
+		double p = r->ch->published;
+		if (strcmp(r->vc->family, fam) || !r->have || !(r->sim > 0) || r->ch->informative)
+			continue;
+		double cl = r->have_ci && r->lo > 0 ? r->lo : r->sim;
+		double ch = r->have_ci ? r->hi : r->sim;
+		/* an ordering (bounded below only) is drawn up to just past what it holds */
+		double bh = r->ch->high >= 100 ? fmax(2 * p, 1.5 * ch) : p * r->ch->high;
+		*lo = fmin(*lo, p * r->ch->low);
+		*hi = fmax(*hi, bh);
+		fprintf(f, "%.6g %.6g %.6g %.6g %.6g %.6g %d\n", p, r->sim, p * r->ch->low, bh, cl,
+			ch, !r->pass);
+		*lo = fmin(*lo, cl);
+		*hi = fmax(*hi, ch);
 	}
-	for (int k = 0; k < nfam; k++) {
-		lo[k] = INFINITY;
-		hi[k] = 0;
-		fprintf(f, "# family %s: published simulated band_low band_high ci_low ci_high "
-			"outside\n", fam[k]);
-		for (int i = 0; i < n; i++) {
-			const struct val_row *r = &rows[i];
-			double p = r->ch->published;
-			if (strcmp(r->vc->family, fam[k]))
-				continue;
-			if (!r->have || !(r->sim > 0) || r->ch->informative)
-				continue;
-			double cl = r->have_ci && r->lo > 0 ? r->lo : r->sim;
-			double ch = r->have_ci ? r->hi : r->sim;
-			/* an ordering (bounded below only) is drawn up to just past what it holds */
-			double bh = r->ch->high >= 100 ? fmax(2 * p, 1.5 * ch) : p * r->ch->high;
-			lo[k] = fmin(lo[k], p * r->ch->low);
-			hi[k] = fmax(hi[k], bh);
-			fprintf(f, "%.6g %.6g %.6g %.6g %.6g %.6g %d\n", p, r->sim, p * r->ch->low, bh,
-				cl, ch, !r->pass);
-			lo[k] = fmin(lo[k], cl);
-			hi[k] = fmax(hi[k], ch);
-		}
-		fprintf(f, "\n\n");
-	}
-	fclose(f);
-	FILE *g = plot_open(base, "gp", err);
-	if (!g)
-		return -1;
+	fprintf(f, "\n\n");
+}
+
+/* validation.gp: a log-log panel a family, in a near-square grid. */
+static void plot_script(FILE *g, const char *const *fam, int nfam, const double *lo,
+			const double *hi)
+{
 	int cols = 1;
 	while (cols * cols < nfam)
 		cols++;
@@ -773,6 +755,36 @@ static int plot(const char *dir, const struct val_row *rows, int n, struct sim_e
 			pow(b / a, 0.012), k);	/* beside the band by 1.2% of the panel's width */
 	}
 	fprintf(g, "unset multiplot\n");
+}
+
+/* validation.png: simulated against published, log-log, one panel per
+ * family of cases (their units differ), each band a vertical bar, beside it
+ * the 95% confidence interval over the seeds where there is one, the
+ * y = x line. */
+static int plot(const char *dir, const struct val_row *rows, int n, struct sim_err *err)
+{
+	char base[PATH_MAX];
+	snprintf(base, sizeof(base), "%s/validation", dir);
+	FILE *f = plot_open(base, "dat", err);
+	if (!f)
+		return -1;
+	const char *fam[64];
+	double lo[64], hi[64];
+	int nfam = 0;
+	for (int i = 0; i < n; i++) {
+		int k = 0;
+		while (k < nfam && strcmp(fam[k], rows[i].vc->family))
+			k++;
+		if (k == nfam && nfam < 64)
+			fam[nfam++] = rows[i].vc->family;
+	}
+	for (int k = 0; k < nfam; k++)
+		plot_family(f, fam[k], rows, n, &lo[k], &hi[k]);
+	fclose(f);
+	FILE *g = plot_open(base, "gp", err);
+	if (!g)
+		return -1;
+	plot_script(g, fam, nfam, lo, hi);
 	fclose(g);
 	return plot_run_in(dir, "validation.gp", err);
 }
