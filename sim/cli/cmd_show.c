@@ -157,6 +157,39 @@ static int show_machine(const char *name, bool full_matrix)
 	return 0;
 }
 
+/* The policy's parameters and every cache's geometry and tunables on
+ * stdout, and the same as JSON (returned). */
+static cJSON *print_geometry(struct run *r)
+{
+	struct kernel *k = &r->k;
+	printf("policy %s on %s (%d CPUs), kernel=%s:", r->policy->name, r->m.name, r->m.ncpus,
+	       param_str(&r->kparams, "kernel"));
+	for (int i = 0; i < r->pparams.n; i++)
+		printf(" %s=%s", r->pparams.defs[i].name, r->pparams.value[i]);
+	printf("\n%-20s %7s %6s %5s %13s  %s\n", "cache", "objsize", "size", "order",
+	       "objs_per_slab", "tunables");
+	cJSON *root = cJSON_CreateObject();
+	cJSON_AddStringToObject(root, "policy", r->policy->name);
+	cJSON_AddStringToObject(root, "machine", r->m.name);
+	cJSON *caches = cJSON_AddArrayToObject(root, "caches");
+	for (int i = 0; i < k->ncaches; i++) {
+		struct kmem_cache *c = k->caches[i];
+		struct cache_info ci, real;
+		k->policy->cache_info(k->pstate, c, &ci);
+		printf("%-20s %7u %6u %5u %13u ", c->name, c->object_size, c->size, ci.order,
+		       ci.objs_per_slab);
+		if (c->alias)
+			printf(" merged into %s", c->alias->name);
+		k->policy->cache_info(k->pstate, c->alias ? c->alias : c, &real);
+		for (int t = 0; t < real.ntunables; t++)
+			printf(" %s=%llu", real.tunables[t].name,
+			       (unsigned long long)real.tunables[t].value);
+		printf("\n");
+		cJSON_AddItemToArray(caches, report_cache_geometry(k, c));
+	}
+	return root;
+}
+
 /* `show policy NAME`: build the kernel (on tigerton unless -m, with the parameters given)
  * and print every cache's geometry and tunables; --json writes them as JSON too. */
 static int show_policy(int argc, char **argv)
@@ -191,34 +224,7 @@ static int show_policy(int argc, char **argv)
 		status = cli_usage_error("%s", err.msg);
 		goto out;
 	}
-	struct kernel *k = &r->k;
-	printf("policy %s on %s (%d CPUs), kernel=%s:", r->policy->name, r->m.name, r->m.ncpus,
-	       param_str(&r->kparams, "kernel"));
-	for (int i = 0; i < r->pparams.n; i++)
-		printf(" %s=%s", r->pparams.defs[i].name, r->pparams.value[i]);
-	printf("\n%-20s %7s %6s %5s %13s  %s\n", "cache", "objsize", "size", "order",
-	       "objs_per_slab", "tunables");
-	cJSON *root = cJSON_CreateObject();
-	cJSON_AddStringToObject(root, "policy", r->policy->name);
-	cJSON_AddStringToObject(root, "machine", r->m.name);
-	cJSON *caches = cJSON_AddArrayToObject(root, "caches");
-	for (int i = 0; i < k->ncaches; i++) {
-		struct kmem_cache *c = k->caches[i];
-		struct cache_info ci;
-		k->policy->cache_info(k->pstate, c, &ci);
-		printf("%-20s %7u %6u %5u %13u ", c->name, c->object_size, c->size, ci.order,
-		       ci.objs_per_slab);
-		if (c->alias)
-			printf(" merged into %s", c->alias->name);
-		struct cache_info real;
-		k->policy->cache_info(k->pstate, c->alias ? c->alias : c, &real);
-		for (int t = 0; t < real.ntunables; t++)
-			printf(" %s=%llu", real.tunables[t].name,
-			       (unsigned long long)real.tunables[t].value);
-		cJSON *o = report_cache_geometry(k, c);
-		printf("\n");
-		cJSON_AddItemToArray(caches, o);
-	}
+	cJSON *root = print_geometry(r);
 	status = 0;
 	if (json && report_write_json(json, root, &err) < 0)
 		status = cli_usage_error("%s", err.msg);
