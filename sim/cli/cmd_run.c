@@ -133,6 +133,57 @@ static int unknown_argument(const char *cmd, const char *a)
 	return cli_usage_error("%s: unknown argument '%s' (slabsim %s --help)", cmd, a, cmd);
 }
 
+/* --check-every, --check-interval, --seed or --profile-rows (C) of command
+ * CMD into A; 0, or 2 after a message naming the accepted range. */
+static int number_opt(const char *cmd, int c, const char *arg, struct run_args *a)
+{
+	uint64_t v;
+	switch (c) {
+	case 'E':
+		if (parse_u64(arg, &a->cfg.check_every_ops) < 0 || a->cfg.check_every_ops < 1 ||
+		    a->cfg.check_every_ops > 1000000000)
+			return cli_usage_error("%s: --check-every %s: expected slab operations, "
+					       "1..1000000000", cmd, arg);
+		return 0;
+	case 'k':
+		if (parse_u64(arg, &a->cfg.check_interval_us) < 0 || a->cfg.check_interval_us < 1 ||
+		    a->cfg.check_interval_us > 1000000000)
+			return cli_usage_error("%s: --check-interval %s: expected simulated "
+					       "microseconds, 1..1000000000", cmd, arg);
+		return 0;
+	case 's':
+		if (parse_seed(arg, &a->cfg.seed) < 0)
+			return cli_usage_error("--seed %s: expected a whole number in 0..%llu "
+					       "(2^53 - 1)", arg, SEED_MAX);
+		return 0;
+	default:
+		if (parse_u64(arg, &v) < 0 || v > 1000)
+			return cli_usage_error("--profile-rows %s: expected 0..1000", arg);
+		a->rows = (int)v;
+		return 0;
+	}
+}
+
+/* What a run cannot go without: -o for trace record, and a machine, policy
+ * and workload (a workload that allocates nothing takes any policy: slub). */
+static int required_args(const char *cmd, bool record, struct run_args *a)
+{
+	if (!a->help && record && !a->record)
+		return cli_usage_error("trace record: -o FILE is required (slabsim trace --help)");
+	if (!a->help && !a->cfg.policy && a->cfg.workload) {	/* no allocator runs: any will do */
+		char name[32];
+		snprintf(name, sizeof(name), "%.*s", (int)strcspn(a->cfg.workload, " \t"),
+			 a->cfg.workload);
+		const struct workload *w = workload_find(name);
+		if (w && w->allocates_nothing)
+			a->cfg.policy = "slub";
+	}
+	if (!a->help && (!a->cfg.machine || !a->cfg.policy || !a->cfg.workload))
+		return cli_usage_error("%s: -m MACHINE, -p POLICY and -w WORKLOAD are required "
+				       "(slabsim %s --help)", cmd, record ? "trace" : "run");
+	return 0;
+}
+
 /* Read run's command line into a (trace record's, with its -o FILE, when
  * `record`); 0, or the exit status of a usage error. */
 static int parse_run_args(int argc, char **argv, bool record, struct run_args *a)
@@ -154,7 +205,6 @@ static int parse_run_args(int argc, char **argv, bool record, struct run_args *a
 	optind = 0;
 	for (int c; (c = cli_getopt(cmd, argc, argv, record ? "hm:p:w:o:" : "hm:p:w:",
 				    record ? longopts : longopts + 1)) != -1;) {
-		uint64_t v;
 		switch (c) {
 		case 'h': a->help = true; break;
 		case 'o': a->record = optarg; break;
@@ -170,27 +220,9 @@ static int parse_run_args(int argc, char **argv, bool record, struct run_args *a
 		case 'c': a->cfg.compare = true; break;
 		case 'q': a->quiet = true; break;
 		case 'N': a->no_progress = true; break;
-		case 'E':
-			if (parse_u64(optarg, &a->cfg.check_every_ops) < 0 ||
-			    a->cfg.check_every_ops < 1 || a->cfg.check_every_ops > 1000000000)
-				return cli_usage_error("%s: --check-every %s: expected slab operations, "
-						       "1..1000000000", cmd, optarg);
-			break;
-		case 'k':
-			if (parse_u64(optarg, &a->cfg.check_interval_us) < 0 ||
-			    a->cfg.check_interval_us < 1 || a->cfg.check_interval_us > 1000000000)
-				return cli_usage_error("%s: --check-interval %s: expected simulated "
-						       "microseconds, 1..1000000000", cmd, optarg);
-			break;
-		case 's':
-			if (parse_seed(optarg, &a->cfg.seed) < 0)
-				return cli_usage_error("--seed %s: expected a whole number in "
-						       "0..%llu (2^53 - 1)", optarg, SEED_MAX);
-			break;
-		case 'r':
-			if (parse_u64(optarg, &v) < 0 || v > 1000)
-				return cli_usage_error("--profile-rows %s: expected 0..1000", optarg);
-			a->rows = (int)v;
+		case 'E': case 'k': case 's': case 'r':
+			if (number_opt(cmd, c, optarg, a))
+				return 2;
 			break;
 		default:
 			return 2;
@@ -201,20 +233,7 @@ static int parse_run_args(int argc, char **argv, bool record, struct run_args *a
 			return unknown_argument(cmd, argv[optind]);
 		a->assign[a->cfg.nassign++] = argv[optind];
 	}
-	if (!a->help && record && !a->record)
-		return cli_usage_error("trace record: -o FILE is required (slabsim trace --help)");
-	if (!a->help && !a->cfg.policy && a->cfg.workload) {	/* no allocator runs: any will do */
-		char name[32];
-		snprintf(name, sizeof(name), "%.*s", (int)strcspn(a->cfg.workload, " \t"),
-			 a->cfg.workload);
-		const struct workload *w = workload_find(name);
-		if (w && w->allocates_nothing)
-			a->cfg.policy = "slub";
-	}
-	if (!a->help && (!a->cfg.machine || !a->cfg.policy || !a->cfg.workload))
-		return cli_usage_error("%s: -m MACHINE, -p POLICY and -w WORKLOAD are required "
-				       "(slabsim %s --help)", cmd, record ? "trace" : "run");
-	return 0;
+	return required_args(cmd, record, a);
 }
 
 /* Everything that can be refused before simulating: names, parameters,
