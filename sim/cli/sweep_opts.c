@@ -27,6 +27,55 @@ static int parse_count(const char *s, int min, int max, int *out)
 	return 0;
 }
 
+/* One option C (its value V) of sweep into O; 0, or 2 after a message. */
+static int one_opt(struct sweep_opts *o, int c, const char *v)
+{
+	char extra;
+	switch (c) {
+	case 'j':
+		if (parse_count(v, 1, 4096, &o->jobs) < 0)
+			return cli_usage_error("sweep: -j %s: expected 1..4096 workers", v);
+		break;
+	case 'r':
+		if (parse_count(v, 1, 10000, &o->replicates) < 0)
+			return cli_usage_error("sweep: --replicates %s: expected 1..10000", v);
+		break;
+	case 'c':
+		if (cli_ci_target("sweep", v, &o->ci_target))
+			return 2;
+		break;
+	case 'o':
+		snprintf(o->out, sizeof(o->out), "%s", v);
+		break;
+	case 'f':
+		o->format = v;
+		if (strcmp(v, "png") && strcmp(v, "svg"))
+			return cli_usage_error("sweep: --format %s: expected png or svg", v);
+		break;
+	case 's':
+		o->shard = v;
+		if (sscanf(v, "%d/%d%c", &o->shard_i, &o->shard_n, &extra) != 2 ||
+		    o->shard_n < 1 || o->shard_i < 0 || o->shard_i >= o->shard_n)
+			return cli_usage_error("sweep: --shard %s: expected I/N with "
+					       "0 <= I < N", v);
+		break;
+	case 'R': o->resume = true; break;
+	case 'F': o->force = true; break;
+	case 'n': o->no_plot = true; break;
+	case 'H':
+		if (cli_host_memory("sweep", v))
+			return 2;
+		break;
+	case 'T':
+		if (parse_count(v, 1, 1000000000, &o->run_timeout) < 0)
+			return cli_usage_error("sweep: --run-timeout %s: expected whole seconds, "
+					       "at least 1", v);
+		break;
+	default: return 2;
+	}
+	return 0;
+}
+
 int sweep_parse_opts(int argc, char **argv, struct sweep_opts *o, const char *help)
 {
 	memset(o, 0, sizeof(*o));
@@ -47,53 +96,12 @@ int sweep_parse_opts(int argc, char **argv, struct sweep_opts *o, const char *he
 		{ "run-timeout", required_argument, NULL, 'T' }, { NULL, 0, NULL, 0 } };
 	optind = 0;
 	for (int c; (c = cli_getopt("sweep", argc, argv, "hj:", longopts)) != -1;) {
-		const char *v = optarg;
-		char extra;
-		switch (c) {
-		case 'h':
+		if (c == 'h') {
 			fputs(help, stdout);
 			return 0;
-		case 'j':
-			if (parse_count(v, 1, 4096, &o->jobs) < 0)
-				return cli_usage_error("sweep: -j %s: expected 1..4096 workers", v);
-			break;
-		case 'r':
-			if (parse_count(v, 1, 10000, &o->replicates) < 0)
-				return cli_usage_error("sweep: --replicates %s: expected 1..10000", v);
-			break;
-		case 'c':
-			if (cli_ci_target("sweep", v, &o->ci_target))
-				return 2;
-			break;
-		case 'o':
-			snprintf(o->out, sizeof(o->out), "%s", v);
-			break;
-		case 'f':
-			o->format = v;
-			if (strcmp(v, "png") && strcmp(v, "svg"))
-				return cli_usage_error("sweep: --format %s: expected png or svg", v);
-			break;
-		case 's':
-			o->shard = v;
-			if (sscanf(v, "%d/%d%c", &o->shard_i, &o->shard_n, &extra) != 2 ||
-			    o->shard_n < 1 || o->shard_i < 0 || o->shard_i >= o->shard_n)
-				return cli_usage_error("sweep: --shard %s: expected I/N with "
-						       "0 <= I < N", v);
-			break;
-		case 'R': o->resume = true; break;
-		case 'F': o->force = true; break;
-		case 'n': o->no_plot = true; break;
-		case 'H':
-			if (cli_host_memory("sweep", v))
-				return 2;
-			break;
-		case 'T':
-			if (parse_count(v, 1, 1000000000, &o->run_timeout) < 0)
-				return cli_usage_error("sweep: --run-timeout %s: expected whole seconds, "
-						       "at least 1", v);
-			break;
-		default: return 2;
 		}
+		if (one_opt(o, c, optarg))
+			return 2;
 	}
 	for (; optind < argc; optind++) {	/* the experiment file and NAME=VALUE */
 		const char *a = argv[optind];
