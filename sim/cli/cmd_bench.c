@@ -92,6 +92,42 @@ static void print_runs(void)
 	}
 }
 
+/* --json FILE: the engine's figures and each reference run's; 0, or 2 after a message. */
+static int write_bench_json(const char *json, const double *hold, const unsigned int *sizes,
+			    double rt, double sync, const struct model_figures *mf, int nmodel,
+			    bool quick)
+{
+	cJSON *root = cJSON_CreateObject();
+	cJSON_AddNumberToObject(root, "events_per_second", hold[1]);
+	cJSON *h = cJSON_AddObjectToObject(root, "hold_events_per_second");
+	for (int i = 0; i < 3; i++) {
+		char k[16];
+		snprintf(k, sizeof(k), "%u", sizes[i]);
+		cJSON_AddNumberToObject(h, k, hold[i]);
+	}
+	cJSON_AddNumberToObject(root, "fiber_roundtrip_ns", rt);
+	cJSON_AddNumberToObject(root, "sync_handovers_per_second", sync);
+	cJSON *model = cJSON_AddArrayToObject(root, "model");
+	for (int i = 0; i < nmodel; i++) {
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "name", bench_runs[i].name);
+		cJSON_AddStringToObject(o, "machine", bench_runs[i].machine);
+		cJSON_AddStringToObject(o, "workload", quick ? bench_runs[i].quick_workload
+							     : bench_runs[i].workload);
+		cJSON_AddNumberToObject(o, "wall_seconds", mf[i].wall);
+		cJSON_AddNumberToObject(o, "events", mf[i].events);
+		cJSON_AddNumberToObject(o, "messages", mf[i].messages);
+		cJSON_AddNumberToObject(o, "ns_per_event", mf[i].ns_per_event);
+		cJSON_AddNumberToObject(o, "us_per_message", mf[i].us_per_message);
+		cJSON_AddNumberToObject(o, "sim_seconds_per_wall_second", mf[i].sim_per_wall);
+		cJSON_AddItemToArray(model, o);
+	}
+	struct sim_err err;
+	int rc = report_write_json(json, root, &err);
+	cJSON_Delete(root);
+	return rc < 0 ? cli_usage_error("%s", err.msg) : 0;
+}
+
 int cmd_bench(int argc, char **argv)
 {
 	const char *json = NULL;
@@ -139,37 +175,5 @@ int cmd_bench(int argc, char **argv)
 		       "%.3f simulated s per wall s\n", b->name, quick ? b->quick_workload : b->workload,
 		       mf[i].wall, mf[i].ns_per_event, mf[i].us_per_message, mf[i].sim_per_wall);
 	}
-	if (json) {
-		cJSON *root = cJSON_CreateObject();
-		cJSON_AddNumberToObject(root, "events_per_second", hold[1]);
-		cJSON *h = cJSON_AddObjectToObject(root, "hold_events_per_second");
-		for (int i = 0; i < 3; i++) {
-			char k[16];
-			snprintf(k, sizeof(k), "%u", sizes[i]);
-			cJSON_AddNumberToObject(h, k, hold[i]);
-		}
-		cJSON_AddNumberToObject(root, "fiber_roundtrip_ns", rt);
-		cJSON_AddNumberToObject(root, "sync_handovers_per_second", sync);
-		cJSON *model = cJSON_AddArrayToObject(root, "model");
-		for (int i = 0; i < nmodel; i++) {
-			cJSON *o = cJSON_CreateObject();
-			cJSON_AddStringToObject(o, "name", bench_runs[i].name);
-			cJSON_AddStringToObject(o, "machine", bench_runs[i].machine);
-			cJSON_AddStringToObject(o, "workload", quick ? bench_runs[i].quick_workload
-								     : bench_runs[i].workload);
-			cJSON_AddNumberToObject(o, "wall_seconds", mf[i].wall);
-			cJSON_AddNumberToObject(o, "events", mf[i].events);
-			cJSON_AddNumberToObject(o, "messages", mf[i].messages);
-			cJSON_AddNumberToObject(o, "ns_per_event", mf[i].ns_per_event);
-			cJSON_AddNumberToObject(o, "us_per_message", mf[i].us_per_message);
-			cJSON_AddNumberToObject(o, "sim_seconds_per_wall_second", mf[i].sim_per_wall);
-			cJSON_AddItemToArray(model, o);
-		}
-		struct sim_err err;
-		int rc = report_write_json(json, root, &err);
-		cJSON_Delete(root);
-		if (rc < 0)
-			return cli_usage_error("%s", err.msg);
-	}
-	return 0;
+	return json ? write_bench_json(json, hold, sizes, rt, sync, mf, nmodel, quick) : 0;
 }
