@@ -245,35 +245,11 @@ static const char *cost_table_for(const struct host_topo *h, const struct machin
 	return near->cost_table;
 }
 
-/* The machine file: the measured figures in cycles at the measured clock, the nearest
- * machine's where none can be measured, each figure's source, and the raw measurements. */
-static cJSON *machine_json(const struct host_topo *h, const struct measured *ms,
-			   const struct machine *near, const char *name)
+/* The measured hand-offs, memory latencies and locked op, with their sources. */
+static void add_latencies(cJSON *root, cJSON *src, const struct host_topo *h,
+			  const struct measured *ms)
 {
 	double g = ms->ghz;
-	char host[256] = "this host", date[32];
-	gethostname(host, sizeof(host));
-	time_t now = time(NULL);
-	strftime(date, sizeof(date), "%Y-%m-%d", gmtime(&now));
-	cJSON *root = cJSON_CreateObject(), *src = cJSON_CreateObject();
-	cJSON_AddStringToObject(root, "name", name);
-	char desc[1024];
-	snprintf(desc, sizeof(desc), "%s, %d node(s) x %d package(s) x %d die(s) x %d core(s) x "
-		 "%d thread(s), %d CPUs: measured on '%s' by slabsim calibrate, %s", h->cpu_model,
-		 h->nodes, h->sockets_per_node, h->dies_per_socket, h->cores_per_die,
-		 h->threads_per_core, h->ncpus, host, date);
-	cJSON_AddStringToObject(root, "description", desc);
-	cJSON_AddNumberToObject(root, "clock_ghz", round(g * 1000) / 1000);
-	add_source(src, "clock_ghz", "measured: chains of 320 million dependent adds, one cycle "
-		   "each, the fastest of 5 (%s)", date);
-	cJSON *topo = cJSON_AddObjectToObject(root, "topology");
-	cJSON_AddNumberToObject(topo, "nodes", h->nodes);
-	cJSON_AddNumberToObject(topo, "sockets_per_node", h->sockets_per_node);
-	cJSON_AddNumberToObject(topo, "dies_per_socket", h->dies_per_socket);
-	cJSON_AddNumberToObject(topo, "cores_per_die", h->cores_per_die);
-	cJSON_AddNumberToObject(topo, "threads_per_core", h->threads_per_core);
-	add_source(src, "topology", "hwloc: NUMA nodes, packages, last-level (L%u) caches as dies, "
-		   "cores, hardware threads", h->llc_level);
 	cJSON *ho = cJSON_AddObjectToObject(root, "handoff_cycles");
 	cJSON_AddNumberToObject(ho, "same_core", cycles(ms->l1_ns, g));
 	add_source(src, "handoff_cycles.same_core", "measured: an L1 hit, %.2f ns (pointer chase "
@@ -304,6 +280,13 @@ static cJSON *machine_json(const struct host_topo *h, const struct measured *ms,
 	cJSON_AddNumberToObject(root, "atomic_cycles", cycles(ms->atomic_ns, g));
 	add_source(src, "atomic_cycles", "measured: %.2f ns per lock cmpxchg on a line in the L1, "
 		   "each depending on the one before", ms->atomic_ns);
+}
+
+/* The last-level cache and the L1 (hwloc's geometry, the measured hit). */
+static void add_caches(cJSON *root, cJSON *src, const struct host_topo *h,
+		       const struct measured *ms, const struct machine *near)
+{
+	double g = ms->ghz;
 	cJSON *llc = cJSON_AddObjectToObject(root, "llc");
 	cJSON_AddNumberToObject(llc, "kb", h->llc_kb);
 	cJSON_AddNumberToObject(llc, "ways", h->llc_ways);
@@ -325,11 +308,12 @@ static cJSON *machine_json(const struct host_topo *h, const struct measured *ms,
 	cJSON_AddNumberToObject(l1, "ways", h->l1_ways);
 	add_source(src, "l1.kb", "hwloc: the L1 data cache, %u KB", h->l1_kb);
 	add_source(src, "l1.ways", "hwloc: the L1 data cache, %u-way", h->l1_ways);
-	add_fabric(root, src, near, g);
-	const char *table = cost_table_for(h, near);
-	cJSON_AddStringToObject(root, "cost_table", table);
-	cJSON_AddItemToObject(root, "sources", src);
-	/* the measurements as taken, for the tests and for the record */
+}
+
+/* "_calibration": the measurements as taken, for the tests and for the record. */
+static void add_record(cJSON *root, const struct measured *ms, const struct machine *near,
+		       const char *table, const char *host, const char *date)
+{
 	cJSON *cal = cJSON_AddObjectToObject(root, "_calibration");
 	cJSON_AddStringToObject(cal, "host", host);
 	cJSON_AddStringToObject(cal, "date", date);
@@ -344,13 +328,50 @@ static cJSON *machine_json(const struct host_topo *h, const struct measured *ms,
 		if (ms->handoff_pairs[d])
 			cJSON_AddNumberToObject(hn, hw_dist_name[d],
 						round(ms->handoff_ns[d] * 100) / 100);
+}
+
+/* The machine file: the measured figures in cycles at the measured clock, the nearest
+ * machine's where none can be measured, each figure's source, and the raw measurements. */
+static cJSON *machine_json(const struct host_topo *h, const struct measured *ms,
+			   const struct machine *near, const char *name)
+{
+	double g = ms->ghz;
+	char host[256] = "this host", date[32];
+	gethostname(host, sizeof(host));
+	time_t now = time(NULL);
+	strftime(date, sizeof(date), "%Y-%m-%d", gmtime(&now));
+	cJSON *root = cJSON_CreateObject(), *src = cJSON_CreateObject();
+	cJSON_AddStringToObject(root, "name", name);
+	char desc[1024];
+	snprintf(desc, sizeof(desc), "%s, %d node(s) x %d package(s) x %d die(s) x %d core(s) x "
+		 "%d thread(s), %d CPUs: measured on '%s' by slabsim calibrate, %s", h->cpu_model,
+		 h->nodes, h->sockets_per_node, h->dies_per_socket, h->cores_per_die,
+		 h->threads_per_core, h->ncpus, host, date);
+	cJSON_AddStringToObject(root, "description", desc);
+	cJSON_AddNumberToObject(root, "clock_ghz", round(g * 1000) / 1000);
+	add_source(src, "clock_ghz", "measured: chains of 320 million dependent adds, one cycle "
+		   "each, the fastest of 5 (%s)", date);
+	cJSON *topo = cJSON_AddObjectToObject(root, "topology");
+	cJSON_AddNumberToObject(topo, "nodes", h->nodes);
+	cJSON_AddNumberToObject(topo, "sockets_per_node", h->sockets_per_node);
+	cJSON_AddNumberToObject(topo, "dies_per_socket", h->dies_per_socket);
+	cJSON_AddNumberToObject(topo, "cores_per_die", h->cores_per_die);
+	cJSON_AddNumberToObject(topo, "threads_per_core", h->threads_per_core);
+	add_source(src, "topology", "hwloc: NUMA nodes, packages, last-level (L%u) caches as dies, "
+		   "cores, hardware threads", h->llc_level);
+	add_latencies(root, src, h, ms);
+	add_caches(root, src, h, ms, near);
+	add_fabric(root, src, near, g);
+	const char *table = cost_table_for(h, near);
+	cJSON_AddStringToObject(root, "cost_table", table);
+	cJSON_AddItemToObject(root, "sources", src);
+	add_record(root, ms, near, table, host, date);
 	return root;
 }
 
-int cmd_calibrate(int argc, char **argv)
+/* The options; -1 to go on, else the exit status (0 after --help). */
+static int calibrate_opts(int argc, char **argv, const char **out, const char **name, int *pairs)
 {
-	const char *out = NULL, *name = "host";
-	int pairs = 4;
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' }, { "out", required_argument, NULL, 'o' },
 		{ "name", required_argument, NULL, 'n' }, { "pairs", required_argument, NULL, 'P' },
@@ -360,18 +381,18 @@ int cmd_calibrate(int argc, char **argv)
 		char *end;
 		switch (c) {
 		case 'h': return fputs(calibrate_help, stdout), 0;
-		case 'o': out = optarg; break;
+		case 'o': *out = optarg; break;
 		case 'n':
 			if (!*optarg || strlen(optarg) > 60)
 				return cli_usage_error("calibrate: --name '%s': 1 to 60 characters",
 						       optarg);
-			name = optarg;
+			*name = optarg;
 			break;
 		case 'P': {
 			long v = strtol(optarg, &end, 10);
 			if (!*optarg || *end || v < 1 || v > 64)
 				return cli_usage_error("calibrate: --pairs %s: expected 1..64", optarg);
-			pairs = (int)v;
+			*pairs = (int)v;
 			break;
 		}
 		default: return 2;
@@ -380,6 +401,44 @@ int cmd_calibrate(int argc, char **argv)
 	if (optind < argc)
 		return cli_usage_error("calibrate: unknown argument '%s' (slabsim calibrate --help)",
 				       argv[optind]);
+	return -1;
+}
+
+/* What was measured on stderr, the machine file to OUT (or stdout); the exit status. */
+static int write_machine(const cJSON *root, const struct host_topo *h, const struct measured *ms,
+			 const struct machine *near, const char *out)
+{
+	fprintf(stderr, "calibrate: clock %.3f GHz; hand-off", ms->ghz);
+	for (int d = DIST_SMT; d < NR_DIST; d++)
+		if (ms->handoff_pairs[d])
+			fprintf(stderr, " %s %.1f ns", hw_dist_name[d], ms->handoff_ns[d]);
+	fprintf(stderr, "; memory %.1f ns", ms->mem_local_ns);
+	if (h->nodes > 1)
+		fprintf(stderr, " (remote %.1f ns)", ms->mem_remote_ns);
+	fprintf(stderr, "; fabric from %s, instruction costs %s\n", near->name,
+		cost_table_for(h, near));
+	char *text = cJSON_Print(root);
+	int rc = 0;
+	if (!out) {
+		printf("%s\n", text);
+	} else {
+		FILE *f = fopen(out, "w");
+		if (!f || fprintf(f, "%s\n", text) < 0 || fclose(f) != 0)
+			rc = cli_usage_error("calibrate: cannot write %s: %s", out, strerror(errno));
+		else
+			fprintf(stderr, "calibrate: wrote %s; run it with: slabsim run -m %s%s -p slub "
+				"-w pingpong\n", out, strchr(out, '/') ? "" : "./", out);
+	}
+	free(text);
+	return rc;
+}
+
+int cmd_calibrate(int argc, char **argv)
+{
+	const char *out = NULL, *name = "host";
+	int pairs = 4, rc = calibrate_opts(argc, argv, &out, &name, &pairs);
+	if (rc >= 0)
+		return rc;
 	struct sim_err err;
 	if (out && out_check(out, &err) < 0)
 		return cli_usage_error("calibrate: %s", err.msg);
@@ -387,11 +446,11 @@ int cmd_calibrate(int argc, char **argv)
 	if (!h)
 		return cli_usage_error("calibrate: out of memory");
 	char msg[512];
-	int rc = 0;
 	struct measured ms = { 0 };
 	struct machine near;
 	double score;
 	cJSON *root = NULL;
+	rc = 0;
 	if (host_topo_read(h, msg, sizeof(msg)) < 0) {
 		rc = cli_usage_error("calibrate: %s", msg);
 		goto done;
@@ -413,27 +472,8 @@ int cmd_calibrate(int argc, char **argv)
 		goto done;
 	}
 	root = machine_json(h, &ms, &near, name);
+	rc = write_machine(root, h, &ms, &near, out);
 	machine_free(&near);
-	fprintf(stderr, "calibrate: clock %.3f GHz; hand-off", ms.ghz);
-	for (int d = DIST_SMT; d < NR_DIST; d++)
-		if (ms.handoff_pairs[d])
-			fprintf(stderr, " %s %.1f ns", hw_dist_name[d], ms.handoff_ns[d]);
-	fprintf(stderr, "; memory %.1f ns", ms.mem_local_ns);
-	if (h->nodes > 1)
-		fprintf(stderr, " (remote %.1f ns)", ms.mem_remote_ns);
-	fprintf(stderr, "; fabric from %s, instruction costs %s\n", near.name, cost_table_for(h, &near));
-	char *text = cJSON_Print(root);
-	if (!out) {
-		printf("%s\n", text);
-	} else {
-		FILE *f = fopen(out, "w");
-		if (!f || fprintf(f, "%s\n", text) < 0 || fclose(f) != 0)
-			rc = cli_usage_error("calibrate: cannot write %s: %s", out, strerror(errno));
-		else
-			fprintf(stderr, "calibrate: wrote %s; run it with: slabsim run -m %s%s -p slub "
-				"-w pingpong\n", out, strchr(out, '/') ? "" : "./", out);
-	}
-	free(text);
 done:
 	cJSON_Delete(root);
 	free(h);

@@ -122,6 +122,40 @@ void sweep_catch_interrupts(void)
 	sigaction(SIGTERM, &sa, NULL);
 }
 
+/* A worker that ended with STATUS, having run RUN: its result to DONE, or
+ * why it failed (nothing while STOPPING on an interrupt); 1 if it failed. */
+static int reap(int status, int run, const char *tmpdir, int timeout, bool *stopping,
+		sweep_done_fn done, void *ctx)
+{
+	char *line = read_result(tmpdir, run);
+	bool ok = line && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+	if (WIFSIGNALED(status) && WTERMSIG(status) == SIGINT && !sweep_interrupted)
+		sweep_interrupted = SIGINT;	/* the terminal's Ctrl-C reached it first */
+	*stopping = *stopping || sweep_interrupted;
+	if (*stopping && !ok) {
+		free(line);	/* stopped by the interrupt: not a failure */
+		return 0;
+	}
+	if (ok) {
+		done(ctx, run, line, NULL);
+		free(line);
+		return 0;
+	}
+	char why[128];
+	if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM && timeout)
+		snprintf(why, sizeof(why), "the run took longer than --run-timeout %d s and was "
+			 "stopped", timeout);
+	else if (WIFSIGNALED(status))
+		snprintf(why, sizeof(why), "the run crashed (signal %d: %s)", WTERMSIG(status),
+			 strsignal(WTERMSIG(status)));
+	else
+		snprintf(why, sizeof(why), "the run failed (exit %d)",
+			 WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+	done(ctx, run, NULL, why);
+	free(line);
+	return 1;
+}
+
 int sweep_local(const struct experiment *e, const int *todo, int n, int jobs, int timeout,
 		const char *tmpdir, sweep_done_fn done, void *ctx)
 {
@@ -176,31 +210,7 @@ int sweep_local(const struct experiment *e, const int *todo, int n, int jobs, in
 			continue;	/* not one of ours (gnuplot) */
 		pid[s] = 0;
 		running--;
-		char *line = read_result(tmpdir, slot_run[s]);
-		if (WIFSIGNALED(status) && WTERMSIG(status) == SIGINT && !sweep_interrupted)
-			sweep_interrupted = SIGINT;	/* the terminal's Ctrl-C reached it first */
-		stopping = stopping || sweep_interrupted;
-		if (stopping && !(line && WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
-			free(line);	/* stopped by the interrupt: not a failure */
-			continue;
-		}
-		if (line && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
-			done(ctx, slot_run[s], line, NULL);
-		} else {
-			char why[128];
-			if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM && timeout)
-				snprintf(why, sizeof(why), "the run took longer than --run-timeout "
-					 "%d s and was stopped", timeout);
-			else if (WIFSIGNALED(status))
-				snprintf(why, sizeof(why), "the run crashed (signal %d: %s)",
-					 WTERMSIG(status), strsignal(WTERMSIG(status)));
-			else
-				snprintf(why, sizeof(why), "the run failed (exit %d)",
-					 WIFEXITED(status) ? WEXITSTATUS(status) : -1);
-			done(ctx, slot_run[s], NULL, why);
-			crashed++;
-		}
-		free(line);
+		crashed += reap(status, slot_run[s], tmpdir, timeout, &stopping, done, ctx);
 	}
 	return crashed;
 }
