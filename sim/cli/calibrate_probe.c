@@ -96,42 +96,49 @@ double probe_atomic_ns(void)
 	return best;
 }
 
-double probe_chase_ns(size_t bytes, int node)
+/* BYTES of memory, bound to NUMA node NODE (>= 0, through *T) or anywhere; NULL if none. */
+static void *chase_alloc(size_t bytes, int node, hwloc_topology_t *t)
 {
-	size_t lines = bytes / 64;
-	if (lines < 16)
-		return -1;
 	void *mem = NULL;
-	hwloc_topology_t t = NULL;
+	*t = NULL;
 	if (node >= 0) {
-		if (hwloc_topology_init(&t) < 0 || hwloc_topology_load(t) < 0)
-			return -1;
-		hwloc_obj_t n = hwloc_get_obj_by_type(t, HWLOC_OBJ_NUMANODE, (unsigned)node);
-		mem = n ? hwloc_alloc_membind(t, bytes, n->nodeset, HWLOC_MEMBIND_BIND,
+		if (hwloc_topology_init(t) < 0 || hwloc_topology_load(*t) < 0)
+			return NULL;
+		hwloc_obj_t n = hwloc_get_obj_by_type(*t, HWLOC_OBJ_NUMANODE, (unsigned)node);
+		mem = n ? hwloc_alloc_membind(*t, bytes, n->nodeset, HWLOC_MEMBIND_BIND,
 					      HWLOC_MEMBIND_BYNODESET) : NULL;
 	} else {
 		mem = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (mem == MAP_FAILED)
 			mem = NULL;
 	}
-	if (!mem) {
-		if (t)
-			hwloc_topology_destroy(t);
-		return -1;
+	if (!mem && *t) {
+		hwloc_topology_destroy(*t);
+		*t = NULL;
 	}
-	madvise(mem, bytes, MADV_HUGEPAGE);	/* TLB misses are not what is measured */
-	char *base = mem;
-	/* Sattolo's shuffle: one cycle through every line, in random order */
+	if (mem)
+		madvise(mem, bytes, MADV_HUGEPAGE);	/* TLB misses are not what is measured */
+	return mem;
+}
+
+/* Give back what chase_alloc took. */
+static void chase_free(void *mem, size_t bytes, hwloc_topology_t t)
+{
+	if (t) {
+		hwloc_free(t, mem, bytes);
+		hwloc_topology_destroy(t);
+	} else {
+		munmap(mem, bytes);
+	}
+}
+
+/* Link the LINES lines of BASE into one cycle in random order (Sattolo's
+ * shuffle); -1 if out of memory. */
+static int chase_link(char *base, size_t lines)
+{
 	uint32_t *order = malloc(lines * sizeof(*order));
-	if (!order) {
-		if (t) {
-			hwloc_free(t, mem, bytes);
-			hwloc_topology_destroy(t);
-		} else {
-			munmap(mem, bytes);
-		}
+	if (!order)
 		return -1;
-	}
 	for (size_t i = 0; i < lines; i++)
 		order[i] = (uint32_t)i;
 	uint64_t r = 0x9e3779b97f4a7c15ull;
@@ -145,6 +152,22 @@ double probe_chase_ns(size_t bytes, int node)
 	for (size_t i = 0; i < lines; i++)
 		*(void **)(base + (size_t)order[i] * 64) = base + (size_t)order[(i + 1) % lines] * 64;
 	free(order);
+	return 0;
+}
+
+double probe_chase_ns(size_t bytes, int node)
+{
+	size_t lines = bytes / 64;
+	if (lines < 16)
+		return -1;
+	hwloc_topology_t t;
+	char *base = chase_alloc(bytes, node, &t);
+	if (!base)
+		return -1;
+	if (chase_link(base, lines) < 0) {
+		chase_free(base, bytes, t);
+		return -1;
+	}
 	size_t steps = PROBE_CHASE_STEPS;
 	void **p = (void **)base;
 	for (size_t i = 0; i < (lines < steps ? lines : steps); i++)
@@ -159,12 +182,7 @@ double probe_chase_ns(size_t bytes, int node)
 			best = ns;
 	}
 	__asm__ volatile("" : : "r"(p));
-	if (t) {
-		hwloc_free(t, mem, bytes);
-		hwloc_topology_destroy(t);
-	} else {
-		munmap(mem, bytes);
-	}
+	chase_free(base, bytes, t);
 	return best;
 }
 

@@ -39,6 +39,59 @@ static int count_whole(int a, int b, const char *what_a, const char *what_b, int
 	return 0;
 }
 
+/* Each CPU's place: its core, die (last-level cache), package and node. */
+static void place_cpus(struct host_topo *h, hwloc_topology_t t, int npu, int nnuma,
+		       hwloc_obj_type_t llc_type)
+{
+	for (int i = 0; i < npu; i++) {
+		hwloc_obj_t pu = hwloc_get_obj_by_type(t, HWLOC_OBJ_PU, (unsigned)i);
+		struct host_cpu *c = &h->cpu[i];
+		c->os = (int)pu->os_index;
+		c->core = ancestor(t, pu, HWLOC_OBJ_CORE);
+		c->die = h->llc_level ? ancestor(t, pu, llc_type) : -1;
+		c->socket = ancestor(t, pu, HWLOC_OBJ_PACKAGE);
+		c->node = 0;
+		for (int n = 0; n < nnuma; n++) {
+			hwloc_obj_t node = hwloc_get_obj_by_type(t, HWLOC_OBJ_NUMANODE, (unsigned)n);
+			if (node && hwloc_bitmap_isset(node->cpuset, pu->os_index))
+				c->node = n;
+		}
+		if (c->core < 0)
+			c->core = i;
+		if (c->die < 0)
+			c->die = c->socket;
+	}
+}
+
+/* The caches' sizes and ways (defaults where hwloc gives none), the CPU's model and vendor. */
+static void read_caches(struct host_topo *h, hwloc_topology_t t, hwloc_obj_type_t llc_type)
+{
+	if (h->llc_level) {
+		hwloc_obj_t llc = hwloc_get_obj_by_type(t, llc_type, 0);
+		h->llc_kb = (unsigned)(llc->attr->cache.size >> 10);
+		int ways = llc->attr->cache.associativity;
+		h->llc_ways = ways > 0 ? (unsigned)ways : 16;
+	}
+	if (h->llc_level == 3) {
+		hwloc_obj_t l2 = hwloc_get_obj_by_type(t, HWLOC_OBJ_L2CACHE, 0);
+		h->l2_kb = l2 ? (unsigned)(l2->attr->cache.size >> 10) : 0;
+	}
+	hwloc_obj_t l1 = hwloc_get_obj_by_type(t, HWLOC_OBJ_L1CACHE, 0);
+	if (l1) {
+		h->l1_kb = (unsigned)(l1->attr->cache.size >> 10);
+		int ways = l1->attr->cache.associativity;
+		h->l1_ways = ways > 0 ? (unsigned)ways : 8;
+	}
+	hwloc_obj_t root = hwloc_get_root_obj(t);
+	hwloc_obj_t pkg = hwloc_get_obj_by_type(t, HWLOC_OBJ_PACKAGE, 0);
+	const char *model = pkg ? hwloc_obj_get_info_by_name(pkg, "CPUModel") : NULL;
+	const char *vendor = pkg ? hwloc_obj_get_info_by_name(pkg, "CPUVendor") : NULL;
+	if (!model)
+		model = hwloc_obj_get_info_by_name(root, "CPUModel");
+	snprintf(h->cpu_model, sizeof(h->cpu_model), "%s", model ? model : "unknown CPU");
+	snprintf(h->vendor, sizeof(h->vendor), "%s", vendor ? vendor : "");
+}
+
 int host_topo_read(struct host_topo *h, char *err, size_t errsize)
 {
 	memset(h, 0, sizeof(*h));
@@ -90,48 +143,8 @@ int host_topo_read(struct host_topo *h, char *err, size_t errsize)
 			errsize) < 0)
 		goto out;
 	h->ncpus = npu;
-	for (int i = 0; i < npu; i++) {
-		hwloc_obj_t pu = hwloc_get_obj_by_type(t, HWLOC_OBJ_PU, (unsigned)i);
-		struct host_cpu *c = &h->cpu[i];
-		c->os = (int)pu->os_index;
-		c->core = ancestor(t, pu, HWLOC_OBJ_CORE);
-		c->die = h->llc_level ? ancestor(t, pu, llc_type) : -1;
-		c->socket = ancestor(t, pu, HWLOC_OBJ_PACKAGE);
-		c->node = 0;
-		for (int n = 0; n < nnuma; n++) {
-			hwloc_obj_t node = hwloc_get_obj_by_type(t, HWLOC_OBJ_NUMANODE, (unsigned)n);
-			if (node && hwloc_bitmap_isset(node->cpuset, pu->os_index))
-				c->node = n;
-		}
-		if (c->core < 0)
-			c->core = i;
-		if (c->die < 0)
-			c->die = c->socket;
-	}
-	if (h->llc_level) {
-		hwloc_obj_t llc = hwloc_get_obj_by_type(t, llc_type, 0);
-		h->llc_kb = (unsigned)(llc->attr->cache.size >> 10);
-		int ways = llc->attr->cache.associativity;
-		h->llc_ways = ways > 0 ? (unsigned)ways : 16;
-	}
-	if (h->llc_level == 3) {
-		hwloc_obj_t l2 = hwloc_get_obj_by_type(t, HWLOC_OBJ_L2CACHE, 0);
-		h->l2_kb = l2 ? (unsigned)(l2->attr->cache.size >> 10) : 0;
-	}
-	hwloc_obj_t l1 = hwloc_get_obj_by_type(t, HWLOC_OBJ_L1CACHE, 0);
-	if (l1) {
-		h->l1_kb = (unsigned)(l1->attr->cache.size >> 10);
-		int ways = l1->attr->cache.associativity;
-		h->l1_ways = ways > 0 ? (unsigned)ways : 8;
-	}
-	hwloc_obj_t root = hwloc_get_root_obj(t);
-	hwloc_obj_t pkg = hwloc_get_obj_by_type(t, HWLOC_OBJ_PACKAGE, 0);
-	const char *model = pkg ? hwloc_obj_get_info_by_name(pkg, "CPUModel") : NULL;
-	const char *vendor = pkg ? hwloc_obj_get_info_by_name(pkg, "CPUVendor") : NULL;
-	if (!model)
-		model = hwloc_obj_get_info_by_name(root, "CPUModel");
-	snprintf(h->cpu_model, sizeof(h->cpu_model), "%s", model ? model : "unknown CPU");
-	snprintf(h->vendor, sizeof(h->vendor), "%s", vendor ? vendor : "");
+	place_cpus(h, t, npu, nnuma, llc_type);
+	read_caches(h, t, llc_type);
 	rc = 0;
 out:
 	hwloc_topology_destroy(t);

@@ -61,6 +61,25 @@ for b in bad:
 sys.exit(1 if bad else 0)
 PY
 
+# The commands only parse, call and print: no function of sim/cli/ is over
+# 60 lines (a function's body: from its "{" to its "}" in column 0)
+python3 - <<'PY' || fail "a function of sim/cli/ is over 60 lines"
+import glob, re, sys
+long = []
+for f in sorted(glob.glob("sim/cli/*.c")):
+    lines = open(f).read().split("\n")
+    for i, l in enumerate(lines):
+        if l == "{":
+            end = next(k for k in range(i, len(lines)) if lines[k].startswith("}"))
+            head = next(lines[j] for j in range(i - 1, -1, -1) if re.match(r"[a-z]", lines[j]))
+            if end - i - 1 > 60:
+                long.append("%s: %s: %d lines" % (f, re.search(r"(\w+)\(", head).group(1),
+                                                  end - i - 1))
+if long:
+    print("\n".join(long))
+sys.exit(1 if long else 0)
+PY
+
 # Couplings no #include shows: the engine's CPU knows nothing of slabs (the
 # kernel tallies its allocator's time through the engine's generic region)
 # and no workload reads the name of the policy that ran (--compare's
