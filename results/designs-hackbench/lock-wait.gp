@@ -16,7 +16,7 @@ set linetype 8 lc rgb '#17becf' lw 1.5
 set linetype 9 lc rgb '#bcbd22' lw 1.5
 set linetype 10 lc rgb '#7f7f7f' lw 1.5
 set linetype cycle 10
-set title "designs-hackbench: hackbench 100 process (2 replicates, 95% CI)"
+set title "designs-hackbench: hackbench 100 process\nloops=500 sample=auto (2 runs a point: the mean, and the range of the runs)"
 set xlabel "machine"
 set ylabel "CPU time spinning on locks (%)"
 set yrange [0:*]
@@ -24,10 +24,10 @@ set style data histograms
 set style histogram errorbars gap 1 lw 1
 set style fill solid 0.6 border -1
 set xtics rotate by -30
-plot 'lock-wait.dat' using 2:3:xtic(1) title "SLAB", \
-     'lock-wait.dat' using 4:5 title "SLUB 2.6.26", \
-     'lock-wait.dat' using 6:7 title "SLUB 3.2", \
-     'lock-wait.dat' using 8:9 title "SLQB", \
-     'lock-wait.dat' using 10:11 title "magazines", \
-     'lock-wait.dat' using 12:13 title "magazines, 100 ms update", \
-     'lock-wait.dat' using 14:15 title "SLUB 7.0 sheaves"
+plot 'lock-wait.dat' using 2:4:5:xtic(1) title "SLAB", \
+     'lock-wait.dat' using 6:8:9 title "SLUB 2.6.26", \
+     'lock-wait.dat' using 10:12:13 title "SLUB 3.2", \
+     'lock-wait.dat' using 14:16:17 title "SLQB", \
+     'lock-wait.dat' using 18:20:21 title "magazines", \
+     'lock-wait.dat' using 22:24:25 title "magazines, 100 ms update", \
+     'lock-wait.dat' using 26:28:29 title "SLUB 7.0 sheaves"

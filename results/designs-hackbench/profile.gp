@@ -1,5 +1,5 @@
 # slabsim: profile: share of CPU time by kernel symbol, per point. Edit and re-run: gnuplot profile.gp (in this folder)
-set terminal pngcairo size 1000,600 font ',10'
+set terminal pngcairo size 1000,1546 font ',10'
 set output 'profile.png'
 set termoption noenhanced
 set datafile missing '?'
@@ -16,13 +16,14 @@ set linetype 8 lc rgb '#17becf' lw 1.5
 set linetype 9 lc rgb '#bcbd22' lw 1.5
 set linetype 10 lc rgb '#7f7f7f' lw 1.5
 set linetype cycle 10
-set title "designs-hackbench: hackbench 100 process (mean of 2 replicates)"
-set ylabel 'share of all CPU time (%)'
-set yrange [0:100]
-set style data histograms
-set style histogram rowstacked
-set style fill solid 0.8 border -1
-set boxwidth 0.7
-set xtics rotate by -45 font ',8'
-set label 1 'first 60 of 63 points' at graph 0.01, graph 0.97
-plot for [i=2:10] 'profile.dat' using i:xtic(1) title columnheader(i)
+set title "designs-hackbench: hackbench 100 process\nloops=500 sample=auto (2 runs a point: the mean)"
+set ylabel "machine, policy"
+set key outside right top
+set xlabel 'share of all CPU time (%)'
+set xrange [0:100]
+set yrange [63:-1] noreverse
+set ytics font ',8'
+set style fill solid 0.85 border -1
+set grid xtics noytics
+start(i) = (i > 2 ? sum [j=2:i-1] column(j) : 0)
+plot for [i=2:10] 'profile.dat' using (start(i) + column(i) / 2):0:(start(i)):(start(i) + column(i)):($0 - 0.38):($0 + 0.38):ytic(1) with boxxyerror lc i-1 title columnheader(i)
