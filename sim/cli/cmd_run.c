@@ -133,6 +133,15 @@ static int unknown_argument(const char *cmd, const char *a)
 	return cli_usage_error("%s: unknown argument '%s' (slabsim %s --help)", cmd, a, cmd);
 }
 
+/* ARG as a whole number in [1, 1e9] into *OUT; 0, or 2 after a message naming OPT and WHAT. */
+static int check_count(const char *cmd, const char *opt, const char *what, const char *arg,
+		       uint64_t *out)
+{
+	if (parse_u64(arg, out) < 0 || *out < 1 || *out > 1000000000)
+		return cli_usage_error("%s: %s %s: expected %s, 1..1000000000", cmd, opt, arg, what);
+	return 0;
+}
+
 /* --check-every, --check-interval, --seed or --profile-rows (C) of command
  * CMD into A; 0, or 2 after a message naming the accepted range. */
 static int number_opt(const char *cmd, int c, const char *arg, struct run_args *a)
@@ -140,17 +149,11 @@ static int number_opt(const char *cmd, int c, const char *arg, struct run_args *
 	uint64_t v;
 	switch (c) {
 	case 'E':
-		if (parse_u64(arg, &a->cfg.check_every_ops) < 0 || a->cfg.check_every_ops < 1 ||
-		    a->cfg.check_every_ops > 1000000000)
-			return cli_usage_error("%s: --check-every %s: expected slab operations, "
-					       "1..1000000000", cmd, arg);
-		return 0;
+		return check_count(cmd, "--check-every", "slab operations", arg,
+				   &a->cfg.check_every_ops);
 	case 'k':
-		if (parse_u64(arg, &a->cfg.check_interval_us) < 0 || a->cfg.check_interval_us < 1 ||
-		    a->cfg.check_interval_us > 1000000000)
-			return cli_usage_error("%s: --check-interval %s: expected simulated "
-					       "microseconds, 1..1000000000", cmd, arg);
-		return 0;
+		return check_count(cmd, "--check-interval", "simulated microseconds", arg,
+				   &a->cfg.check_interval_us);
 	case 's':
 		if (parse_seed(arg, &a->cfg.seed) < 0)
 			return cli_usage_error("--seed %s: expected a whole number in 0..%llu "

@@ -118,8 +118,9 @@ static int parse_opts(int argc, char **argv, struct sens_opts *o)
 		default: return 2;
 		}
 		if (bad)
-			return cli_usage_error("sensitivity: %s: '%s' is not a valid count%s",
-					       argv[optind - 1][1] == '-' ? argv[optind - 1] : "-j",
+			return cli_usage_error("sensitivity: %s %s: not a valid count%s", c == 'j' ? "-j"
+					       : c == 'r' ? "--replicates" : c == 'm' ? "--morris"
+					       : c == 'L' ? "--levels" : c == 's' ? "--seed" : "--limit",
 					       optarg, c == 'L' ? " (an even number of levels >= 2)" : "");
 	}
 	for (; optind < argc; optind++) {

@@ -262,6 +262,8 @@ static int window_check(const struct kernel *k, struct sim_err *err)
 {
 	if (!k->win.marked[0] || !k->win.marked[1])
 		return 0;
+	if (k->win.time[1] < k->win.time[0])
+		return sim_fail(err, "the measured window ends before it starts");
 	const struct engine *eng = k->eng;
 	uint64_t span = k->win.time[1] - k->win.time[0], total = span * (uint64_t)eng->ncpus;
 	uint64_t most = total + k->win.ahead[0] + k->win.ahead[1];
@@ -271,8 +273,6 @@ static int window_check(const struct kernel *k, struct sim_err *err)
 	} c[] = { { "busy", k->win.busy[1] - k->win.busy[0] },
 		  { "in the slab allocator", k->win.slab[1] - k->win.slab[0] },
 		  { "spinning on locks", k->win.spin[1] - k->win.spin[0] } };
-	if (k->win.time[1] < k->win.time[0])
-		return sim_fail(err, "the measured window ends before it starts");
 	for (size_t i = 0; i < ARRAY_SIZE(c); i++)
 		if (c[i].n > most)
 			return sim_fail(err, "the measured window: %.2f%% of the CPU time %s",

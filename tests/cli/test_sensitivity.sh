@@ -89,6 +89,6 @@ expect_exit 2 "which case" "$SLABSIM" sensitivity
 expect_exit 2 "no case 'C99'" "$SLABSIM" sensitivity C99
 expect_exit 2 "matches no figure" "$SLABSIM" sensitivity C3 --figures 'nothing.*' --list
 expect_exit 2 "an even number of levels" "$SLABSIM" sensitivity C3 --levels 3 --list
-expect_exit 2 "not a valid count" "$SLABSIM" sensitivity C3 --replicates x --list
+expect_exit 2 "--replicates x: not a valid count" "$SLABSIM" sensitivity C3 --replicates x --list
 expect_exit 2 "one case at a time" "$SLABSIM" sensitivity C3 C4
 finish
