@@ -283,20 +283,16 @@ static bool label_is_word(const char *label)
 
 /* Where value XI of the x dimension is drawn: at its number, but for a last
  * value named by a word (cpu_partial "unlimited") lying over 8x beyond the
- * one before it, which is drawn one step further (4x on a log axis, a
- * step on a linear one) so that it does not squeeze the other points. */
+ * one before it, which is drawn at 4x that one (two steps on a log-2 axis)
+ * so that it does not squeeze the other points. */
 static double plot_x(const struct layout *l, int xi)
 {
 	const cJSON *xs = get(l->dim[l->xdim], "x");
-	int n = l->nvals[l->xdim];
 	double x = cJSON_GetArrayItem(xs, xi)->valuedouble;
-	if (xi != n - 1 || n < 3 || !label_is_word(value_label(l, l->xdim, xi)))
+	if (xi == 0 || xi != l->nvals[l->xdim] - 1 || !label_is_word(value_label(l, l->xdim, xi)))
 		return x;
-	double prev = cJSON_GetArrayItem(xs, n - 2)->valuedouble;
-	double prev2 = cJSON_GetArrayItem(xs, n - 3)->valuedouble;
-	if (prev > 0 && x > 8 * prev && prev2 > 0)
-		return prev * 4;
-	return x;
+	double prev = cJSON_GetArrayItem(xs, xi - 1)->valuedouble;
+	return prev > 0 && x > 8 * prev ? prev * 4 : x;
 }
 
 /* A doubling parameter (all x > 0, spanning 8x or more) reads best on a log-2 axis. */
