@@ -21,7 +21,6 @@ struct collect {
 	const char *machine, *policies;
 	bool all;
 	struct sim_err *err;
-	int rc;
 };
 
 /* Where a source puts a figure: fitted ("fit:"), an estimate ("est:") or measured. */
@@ -45,7 +44,7 @@ static bool have(const struct collect *c, const char *name)
  * only estimates are wanted, or already there. */
 static void add(struct collect *c, const char *name, double value, enum sens_origin o)
 {
-	if ((!c->all && o == SENS_MEASURED) || have(c, name) || c->rc < 0)
+	if ((!c->all && o == SENS_MEASURED) || have(c, name))
 		return;
 	if (c->n == c->cap) {
 		c->cap = c->cap ? 2 * c->cap : 32;
