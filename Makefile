@@ -52,7 +52,7 @@ DEB_PKGS := gcc make libgsl-dev libcjson-dev libcmocka-dev libboost-context-dev 
             gnuplot-nox valgrind python3 openmpi-bin libopenmpi-dev clang libclang-rt-dev
 
 SRC_LIB  := $(sort $(wildcard sim/engine/*.c sim/hw/*.c sim/kernel/*.c \
-              sim/workloads/*.c sim/run/*.c sim/report/*.c policies/*.c)) \
+              sim/workloads/*.c sim/run/*.c sim/report/*.c sim/study/*.c policies/*.c)) \
             $(filter-out sim/cli/main.c,$(sort $(wildcard sim/cli/*.c)))
 SRC_ASM  := $(if $(filter x86_64,$(shell uname -m)),sim/engine/fiber_switch_x86_64.S)
 OBJ_LIB  := $(SRC_LIB:%.c=$(BUILD)/%.o) $(SRC_ASM:%.S=$(BUILD)/%.o)

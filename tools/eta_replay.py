@@ -5,7 +5,7 @@ Takes a finished sweep's runs.jsonl (runs in the order they finished, each
 with result.wall_seconds) and, after each run from 10% to 90% of the way,
 compares the time the rest really took with two estimates: the old
 "elapsed / done x left", and the rule `slabsim sweep` prints now
-(sim/cli/sweep_eta.c): each run left predicted from its point's finished
+(sim/study/sweep_eta.c): each run left predicted from its point's finished
 runs, else its machine's, else every machine's scaled by the fourth root of
 the CPU count. Prints the mean and the largest relative error of each.
 The same number of workers divides both sides, so it drops out.

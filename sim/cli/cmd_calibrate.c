@@ -14,8 +14,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "calibrate_probe.h"
-#include "calibrate_topo.h"
+#include "study/calibrate_probe.h"
+#include "study/calibrate_topo.h"
 #include "cli.h"
 #include "engine/json_in.h"
 #include "report/outfile.h"

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "sweep.h"
+#include "study/sweep.h"
 
 static const char merge_help[] =
 	"usage: slabsim merge DIR... --out DIR [--format png|svg] [--no-plot]\n"

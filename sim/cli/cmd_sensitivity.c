@@ -21,7 +21,7 @@
 #include "report/gnuplot.h"
 #include "report/report.h"
 #include "run/sensitivity.h"
-#include "validate.h"
+#include "study/validate.h"
 
 static const char sensitivity_help[] =
 	"usage: slabsim sensitivity CASE [NAME=VALUE ...] [--figures LIST] [--all]\n"

@@ -11,8 +11,8 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "sweep.h"
-#include "sweep_eta.h"
+#include "study/sweep.h"
+#include "study/sweep_eta.h"
 #include "sweep_opts.h"
 #include "report/replicates.h"
 #include "report/summary.h"

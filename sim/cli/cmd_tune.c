@@ -19,7 +19,7 @@
 #include "engine/oom.h"
 #include "report/gnuplot.h"
 #include "report/report.h"
-#include "sweep.h"
+#include "study/sweep.h"
 
 static const char tune_help[] =
 	"usage: slabsim tune -m MACHINE -p POLICY -w WORKLOAD PARAM=LO..HI [NAME=VALUE ...]\n"

@@ -16,8 +16,8 @@
 
 #include "cli.h"
 #include "engine/oom.h"
-#include "sweep.h"
-#include "validate.h"
+#include "study/sweep.h"
+#include "study/validate.h"
 #include "hw/machine.h"
 #include "engine/json_in.h"
 #include "report/gnuplot.h"

@@ -13,7 +13,7 @@
 
 #include "cli.h"
 #include "engine/json_in.h"
-#include "sweep.h"
+#include "study/sweep.h"
 
 /* The whole string as a decimal number in [min, max]; -1 if it is not one. */
 static int parse_count(const char *s, int min, int max, int *out)

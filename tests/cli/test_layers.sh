@@ -1,12 +1,12 @@
 # test_layers.sh - layers look down only: engine <- hw <- kernel <- policies
-# <- workloads <- run <- report <- cli. Every #include "..." of sim/ and
+# <- workloads <- run <- report <- study <- cli. Every #include "..." of sim/ and
 # policies/ must name a header of its own layer or one below (docs/
 # architecture.md); the unit tests may include anything.
 . tests/cli/lib.sh
 python3 - <<'PY' || fail "an #include points up a layer"
 import os, re, sys
 layers = ["sim/engine", "sim/hw", "sim/kernel", "policies", "sim/workloads", "sim/run",
-          "sim/report", "sim/cli"]
+          "sim/report", "sim/study", "sim/cli"]
 def layer(path):
     for i, d in enumerate(layers):
         if path.startswith(d + "/"):
@@ -49,7 +49,7 @@ python3 - <<'PY' || fail "an #include of policies/ that the file does not need"
 import glob, re, sys
 bad = []
 for f in sorted(glob.glob("sim/workloads/*.[ch]") + glob.glob("sim/report/*.[ch]") +
-                glob.glob("sim/cli/*.[ch]")):
+                glob.glob("sim/study/*.[ch]") + glob.glob("sim/cli/*.[ch]")):
     s = open(f).read()
     incs = re.findall(r'^\s*#\s*include\s+"policies/([^"]+)"', s, re.M)
     if incs and f.startswith("sim/workloads/"):

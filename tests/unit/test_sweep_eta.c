@@ -11,7 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "cli/sweep_eta.h"
+#include "study/sweep_eta.h"
 #include "run/experiment.h"
 
 /* 2 machines (16 and 384 CPUs) x 2 settings, 2 replicates: runs 0-3 on
