@@ -65,7 +65,10 @@ static const char trace_record_help[] =
 	"FILE as ftrace prints them (slabsim trace --help).\n"
 	"\n"
 	"  -o, --output FILE    where the trace goes (as --json writes: - is standard\n"
-	"                       output, a link is written through)\n";
+	"                       output, a link is written through)\n"
+	"  --from SEC, --to SEC only the events between these simulated seconds (a\n"
+	"                       window of a long run: every event of hackbench 100\n"
+	"                       process 2000 would be some 20 GB)\n";
 
 /* The whole string as an unsigned decimal number (no sign); -1 if it is not one. */
 static int parse_u64(const char *s, uint64_t *out)
@@ -142,6 +145,19 @@ static int check_count(const char *cmd, const char *opt, const char *what, const
 	return 0;
 }
 
+/* trace record's --from / --to SEC: simulated seconds, finite and not negative. */
+static int window_opt(const char *opt, const char *arg, double *out)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(arg, &end);
+	if (!*arg || *end || errno || !(v >= 0) || !isfinite(v))
+		return cli_usage_error("trace record: %s %s: expected simulated seconds (0 or "
+				       "more, like 2.5)", opt, arg);
+	*out = v;
+	return 0;
+}
+
 /* --check-every, --check-interval, --seed or --profile-rows (C) of command
  * CMD into A; 0, or 2 after a message naming the accepted range. */
 static int number_opt(const char *cmd, int c, const char *arg, struct run_args *a)
@@ -154,6 +170,10 @@ static int number_opt(const char *cmd, int c, const char *arg, struct run_args *
 	case 'k':
 		return check_count(cmd, "--check-interval", "simulated microseconds", arg,
 				   &a->cfg.check_interval_us);
+	case 'f':
+		return window_opt("--from", arg, &a->cfg.record_from_s);
+	case 't':
+		return window_opt("--to", arg, &a->cfg.record_to_s);
 	case 's':
 		if (parse_seed(arg, &a->cfg.seed) < 0)
 			return cli_usage_error("--seed %s: expected a whole number in 0..%llu "
@@ -173,6 +193,9 @@ static int required_args(const char *cmd, bool record, struct run_args *a)
 {
 	if (!a->help && record && !a->record)
 		return cli_usage_error("trace record: -o FILE is required (slabsim trace --help)");
+	if (a->cfg.record_to_s && a->cfg.record_to_s <= a->cfg.record_from_s)
+		return cli_usage_error("trace record: --to %g is not after --from %g",
+				       a->cfg.record_to_s, a->cfg.record_from_s);
 	if (!a->help && !a->cfg.policy && a->cfg.workload) {	/* no allocator runs: any will do */
 		char name[32];
 		snprintf(name, sizeof(name), "%.*s", (int)strcspn(a->cfg.workload, " \t"),
@@ -191,8 +214,9 @@ static int required_args(const char *cmd, bool record, struct run_args *a)
  * `record`); 0, or the exit status of a usage error. */
 static int parse_run_args(int argc, char **argv, bool record, struct run_args *a)
 {
-	static const struct option longopts[] = {
-		{ "output", required_argument, NULL, 'o' },	/* trace record only */
+	static const struct option longopts[] = {	/* the first three: trace record only */
+		{ "output", required_argument, NULL, 'o' }, { "from", required_argument, NULL, 'f' },
+		{ "to", required_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' }, { "machine", required_argument, NULL, 'm' },
 		{ "policy", required_argument, NULL, 'p' },
 		{ "workload", required_argument, NULL, 'w' },
@@ -207,7 +231,7 @@ static int parse_run_args(int argc, char **argv, bool record, struct run_args *a
 	const char *cmd = record ? "trace record" : "run";
 	optind = 0;
 	for (int c; (c = cli_getopt(cmd, argc, argv, record ? "hm:p:w:o:" : "hm:p:w:",
-				    record ? longopts : longopts + 1)) != -1;) {
+				    record ? longopts : longopts + 3)) != -1;) {
 		switch (c) {
 		case 'h': a->help = true; break;
 		case 'o': a->record = optarg; break;
@@ -223,7 +247,7 @@ static int parse_run_args(int argc, char **argv, bool record, struct run_args *a
 		case 'c': a->cfg.compare = true; break;
 		case 'q': a->quiet = true; break;
 		case 'N': a->no_progress = true; break;
-		case 'E': case 'k': case 's': case 'r':
+		case 'E': case 'k': case 's': case 'r': case 'f': case 't':
 			if (number_opt(cmd, c, optarg, a))
 				return 2;
 			break;

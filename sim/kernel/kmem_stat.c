@@ -139,6 +139,8 @@ void kmem_rec(struct kernel *k, const struct sim_cpu *cpu, int kind, uint64_t pt
 	      unsigned int gfp)
 {
 	struct kmem_stat *s = &k->kmem;
+	if (cpu->clock < s->rec_from || (s->rec_to && cpu->clock >= s->rec_to))
+		return;
 	if (s->nrec == s->rec_cap) {
 		uint64_t cap = s->rec_cap ? 2 * s->rec_cap : 4096;
 		struct kmem_rec_event *n = realloc(s->rec, cap * sizeof(*n));

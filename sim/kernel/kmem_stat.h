@@ -59,6 +59,7 @@ struct kmem_stat {
 	/* the recorder (slabsim trace record), NULL when off */
 	struct kmem_rec_event *rec;
 	uint64_t nrec, rec_cap;
+	uint64_t rec_from, rec_to;		/* the window kept, in cycles (rec_to 0: no end) */
 	bool recording;
 };
 
@@ -78,8 +79,8 @@ void kmem_stat_alloc(struct kmem_stat *s, const struct kmem_cache *c, uint16_t s
 void kmem_stat_free(struct kmem_stat *s, const struct kmem_cache *c, uint16_t site,
 		    uint32_t bytes, bool other_cpu, bool other_node);
 
-/* Recorder: keep one event (only while s->recording); gfp: an
- * allocation's flags (0 for a free). */
+/* Recorder: keep one event (only while s->recording, and only inside the
+ * window rec_from..rec_to); gfp: an allocation's flags (0 for a free). */
 void kmem_rec(struct kernel *k, const struct sim_cpu *cpu, int kind, uint64_t ptr,
 	      const struct kmem_cache *c, uint16_t site, uint32_t bytes_req, uint32_t bytes_alloc,
 	      unsigned int gfp);

@@ -243,6 +243,8 @@ int run_execute(struct run *r, struct sim_err *err)
 	if (run_build(r, err) < 0)
 		return -1;
 	r->k.kmem.recording = r->cfg.record;
+	r->k.kmem.rec_from = (uint64_t)(r->cfg.record_from_s * r->m.ghz * 1e9);
+	r->k.kmem.rec_to = (uint64_t)(r->cfg.record_to_s * r->m.ghz * 1e9);
 	steady_init(&r->k.steady, (enum steady_mode)param_int(&r->rparams, "sample"),
 		    param_double(&r->rparams, "sample_ci"), param_double(&r->rparams, "sample_state"));
 	int owner = hw_lock_owner_set(&r->hw, LOCK_OWNER_WORKLOAD);	/* its own locks */

@@ -37,6 +37,8 @@ struct run_config {
 	int nassign;
 	bool compare;		/* print published figures beside the workload's */
 	bool record;		/* keep every kmem event (slabsim trace record) */
+	double record_from_s, record_to_s;	/* only those in this window of simulated
+						 * seconds (to 0: to the end) */
 	uint64_t check_interval_us;	/* also check the invariants mid-run; 0: at the end only */
 	uint64_t check_every_ops;	/* or every so many slab operations; 0: not so */
 	/* Optional: called every few milliseconds of wall time while the run

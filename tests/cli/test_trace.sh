@@ -135,6 +135,36 @@ expect_exit 2 "unknown subcommand" "$SLABSIM" trace play x
 expect_exit 0 "usage: slabsim trace record -o FILE" "$SLABSIM" trace --help
 expect_exit 2 "usage: slabsim trace" "$SLABSIM" trace
 expect_exit 2 "the trace FILE comes first" "$SLABSIM" trace replay -m core2-ep
+# --from/--to keep the events of a window of simulated time only: each kept
+# line is inside it, and the window's lines are those of the whole trace
+"$SLABSIM" trace record -o "$TMP/w.trace" --from 0.001 --to 0.002 -m tigerton -p slub \
+	-w 'hackbench 2 process 20' kernel=2.6.25-rc5 slub_min_objects=8 --json "$TMP/w.json" > "$TMP/out" 2>&1 ||
+	fail "trace record --from/--to: $(head -c 300 "$TMP/out")"
+"$SLABSIM" trace record -o "$TMP/all.trace" -m tigerton -p slub \
+	-w 'hackbench 2 process 20' kernel=2.6.25-rc5 slub_min_objects=8 > /dev/null 2>&1
+python3 - "$TMP/w.trace" "$TMP/all.trace" <<'PY' || fail "trace record --from/--to: the window"
+import re, sys
+def events(path):
+    return [l for l in open(path) if re.search(r": (kmalloc|kmem_cache_alloc|kfree|kmem_cache_free): ", l)]
+def ts(l):
+    return float(re.search(r" ([\d.]+): ", l).group(1))
+win, full = events(sys.argv[1]), events(sys.argv[2])
+assert win and all(0.001 <= ts(l) < 0.002 for l in win), len(win)
+assert len(win) < len(full) / 2, (len(win), len(full))
+assert win == [l for l in full if 0.001 <= ts(l) < 0.002]
+PY
+expect_exit 2 "--to 1 is not after --from 2" "$SLABSIM" trace record -o "$TMP/x" --from 2 --to 1 \
+	-m tigerton -p slub -w hackbench
+expect_exit 2 "--from -1: expected simulated seconds" "$SLABSIM" trace record -o "$TMP/x" \
+	--from -1 -m tigerton -p slub -w hackbench
+expect_exit 2 "run: unknown option '--from'" "$SLABSIM" run --from 1 -m tigerton -p slub -w hackbench
+# tools/slab_free_gaps.py: the gaps between frees of one slab, per cache,
+# with the run's slab_lock hold; its counts are the trace's remote frees
+expect_exit 0 "kmalloc-512" python3 tools/slab_free_gaps.py "$TMP/w.json" "$TMP/w.trace"
+grep -qE "^kmalloc-192 +[0-9]+ +[0-9]+% .* [0-9.]+%$" "$TMP/out" || fail "slab_free_gaps: no kmalloc-192 row: $(cat "$TMP/out")"
+: > "$TMP/empty.trace"
+expect_exit 2 "no free of an object allocated inside the trace" python3 tools/slab_free_gaps.py \
+	"$TMP/w.json" "$TMP/empty.trace"
 # the same replay twice gives the same JSON
 "$SLABSIM" trace replay "$TMP/hb.trace" -m tigerton -p slqb --json "$TMP/r1.json" > /dev/null 2>&1
 "$SLABSIM" trace replay "$TMP/hb.trace" -m tigerton -p slqb --json "$TMP/r2.json" > /dev/null 2>&1
