@@ -28,10 +28,14 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* The median of v[0..n); sorts v in place. */
-static double median(double *v, int n)
+void probe_sort(double *v, int n)
 {
 	qsort(v, (size_t)n, sizeof(*v), cmp_double);
+}
+
+double probe_median(double *v, int n)
+{
+	probe_sort(v, n);
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
@@ -250,7 +254,7 @@ double probe_pingpong_ns(int a, int b, int samples, int rounds)
 		v[s] = (now_ns() - t0) / rounds / 2;
 	}
 	pthread_join(th, NULL);
-	double m = median(v, samples);
+	double m = probe_median(v, samples);
 	free(v);
 	return m;
 }

@@ -3,10 +3,17 @@
  * pointer chasing, and the core-to-core hand-off of one cache line bounced
  * between two pinned threads with lock cmpxchg (the method of the public
  * core-to-core-latency tool). */
-#ifndef SIM_CLI_CALIBRATE_PROBE_H
-#define SIM_CLI_CALIBRATE_PROBE_H
+#ifndef SIM_STUDY_CALIBRATE_PROBE_H
+#define SIM_STUDY_CALIBRATE_PROBE_H
 
 #include <stddef.h>
+
+/* Sort v[0..n) ascending. */
+void probe_sort(double *v, int n);
+
+/* The median of v[0..n) (n > 0), the mean of the middle two when n is even;
+ * sorts v in place. */
+double probe_median(double *v, int n);
 
 /* Pin the calling thread to Linux CPU `cpu`; 0, or -1 with errno. */
 int probe_pin(int cpu);
@@ -31,7 +38,10 @@ double probe_chase_ns(size_t bytes, int node);
 
 /* One-way nanoseconds of handing a line between Linux CPUs a and b: the
  * median over `samples` samples of `rounds` round trips, over two. Negative
- * (with errno) if a thread cannot be pinned. */
+ * (with errno) if a thread cannot be pinned. Calibrate takes
+ * PROBE_PINGPONG_SAMPLES samples of PROBE_PINGPONG_ROUNDS round trips. */
+#define PROBE_PINGPONG_SAMPLES 15
+#define PROBE_PINGPONG_ROUNDS 2000
 double probe_pingpong_ns(int a, int b, int samples, int rounds);
 
 #endif

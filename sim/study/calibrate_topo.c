@@ -27,14 +27,12 @@ static int last_level(hwloc_topology_t t, hwloc_obj_type_t *type)
 
 /* *out = a / b when b divides a (the same number of what_a in each what_b), else -1 with a
  * message in err. */
-static int count_whole(int a, int b, const char *what_a, const char *what_b, int *out, char *err,
-		       size_t errsize)
+static int count_whole(int a, int b, const char *what_a, const char *what_b, int *out,
+		       struct sim_err *err)
 {
-	if (b <= 0 || a % b) {
-		snprintf(err, errsize, "%d %s on %d %s: slabsim's machine files need the same "
-			 "number of %s in each", a, what_a, b, what_b, what_a);
-		return -1;
-	}
+	if (b <= 0 || a % b)
+		return sim_fail(err, "%d %s on %d %s: slabsim's machine files need the same "
+				"number of %s in each", a, what_a, b, what_b, what_a);
 	*out = a / b;
 	return 0;
 }
@@ -92,14 +90,12 @@ static void read_caches(struct host_topo *h, hwloc_topology_t t, hwloc_obj_type_
 	snprintf(h->vendor, sizeof(h->vendor), "%s", vendor ? vendor : "");
 }
 
-int host_topo_read(struct host_topo *h, char *err, size_t errsize)
+int host_topo_read(struct host_topo *h, struct sim_err *err)
 {
 	memset(h, 0, sizeof(*h));
 	hwloc_topology_t t;
-	if (hwloc_topology_init(&t) < 0 || hwloc_topology_load(t) < 0) {
-		snprintf(err, errsize, "hwloc cannot read this host's topology");
-		return -1;
-	}
+	if (hwloc_topology_init(&t) < 0 || hwloc_topology_load(t) < 0)
+		return sim_fail(err, "hwloc cannot read this host's topology");
 	int rc = -1;
 	/* only the CPUs this process may run on (taskset, cgroups): those are
 	 * the ones it can measure */
@@ -108,7 +104,7 @@ int host_topo_read(struct host_topo *h, char *err, size_t errsize)
 	    !hwloc_bitmap_iszero(bound) &&
 	    hwloc_topology_restrict(t, bound, HWLOC_RESTRICT_FLAG_REMOVE_CPULESS) < 0) {
 		hwloc_bitmap_free(bound);
-		snprintf(err, errsize, "hwloc cannot restrict the topology to this process's CPUs");
+		sim_fail(err, "hwloc cannot restrict the topology to this process's CPUs");
 		goto out;
 	}
 	hwloc_bitmap_free(bound);
@@ -120,8 +116,7 @@ int host_topo_read(struct host_topo *h, char *err, size_t errsize)
 	h->llc_level = (unsigned)last_level(t, &llc_type);
 	int nllc = h->llc_level ? hwloc_get_nbobjs_by_type(t, llc_type) : npkg;
 	if (npu > HOST_MAX_CPUS) {
-		snprintf(err, errsize, "%d CPUs: more than the %d calibrate handles", npu,
-			 HOST_MAX_CPUS);
+		sim_fail(err, "%d CPUs: more than the %d calibrate handles", npu, HOST_MAX_CPUS);
 		goto out;
 	}
 	if (npkg < 1)
@@ -133,14 +128,11 @@ int host_topo_read(struct host_topo *h, char *err, size_t errsize)
 	if (nllc < npkg)	/* one cache for several packages: a die per package */
 		nllc = npkg;
 	h->nodes = nnuma;
-	if (count_whole(npkg, nnuma, "packages", "NUMA nodes", &h->sockets_per_node, err,
-			errsize) < 0 ||
-	    count_whole(nllc, npkg, "last-level caches", "packages", &h->dies_per_socket, err,
-			errsize) < 0 ||
-	    count_whole(ncore, nllc, "cores", "last-level caches", &h->cores_per_die, err,
-			errsize) < 0 ||
-	    count_whole(npu, ncore, "hardware threads", "cores", &h->threads_per_core, err,
-			errsize) < 0)
+	if (count_whole(npkg, nnuma, "packages", "NUMA nodes", &h->sockets_per_node, err) < 0 ||
+	    count_whole(nllc, npkg, "last-level caches", "packages", &h->dies_per_socket,
+			err) < 0 ||
+	    count_whole(ncore, nllc, "cores", "last-level caches", &h->cores_per_die, err) < 0 ||
+	    count_whole(npu, ncore, "hardware threads", "cores", &h->threads_per_core, err) < 0)
 		goto out;
 	h->ncpus = npu;
 	place_cpus(h, t, npu, nnuma, llc_type);
@@ -165,4 +157,13 @@ enum hw_dist host_dist(const struct host_topo *h, int i, int j)
 	if (a->node == b->node || h->sockets_per_node == 1)
 		return DIST_OTHER_SOCKET;
 	return DIST_OTHER_NODE;
+}
+
+long host_pairs(const struct host_topo *h, enum hw_dist d)
+{
+	long n = 0;
+	for (int i = 0; i < h->ncpus; i++)
+		for (int j = i + 1; j < h->ncpus; j++)
+			n += host_dist(h, i, j) == d;
+	return n;
 }

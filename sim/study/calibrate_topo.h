@@ -1,11 +1,10 @@
 /* calibrate_topo.h - the host's topology as slabsim's machine files describe
  * it (nodes x packages x last-level caches x cores x threads), read with
  * hwloc, and the distance class of every pair of its CPUs. */
-#ifndef SIM_CLI_CALIBRATE_TOPO_H
-#define SIM_CLI_CALIBRATE_TOPO_H
+#ifndef SIM_STUDY_CALIBRATE_TOPO_H
+#define SIM_STUDY_CALIBRATE_TOPO_H
 
-#include <stddef.h>
-
+#include "engine/error.h"
 #include "hw/machine.h"
 
 #define HOST_MAX_CPUS 4096
@@ -28,11 +27,14 @@ struct host_topo {
 
 /* Read the host's topology; 0, or -1 with a message in err (a host whose
  * packages, caches or cores are not all alike is refused). */
-int host_topo_read(struct host_topo *h, char *err, size_t errsize);
+int host_topo_read(struct host_topo *h, struct sim_err *err);
 
 /* The distance class of CPUs i and j (indexes into h->cpu), as slabsim's
  * machines number them: smt, same_die, same_socket, other_socket,
  * other_node. */
 enum hw_dist host_dist(const struct host_topo *h, int i, int j);
+
+/* How many pairs of the host's CPUs are at distance d. */
+long host_pairs(const struct host_topo *h, enum hw_dist d);
 
 #endif
