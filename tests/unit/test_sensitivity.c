@@ -12,7 +12,7 @@
 #include <cmocka.h>
 
 #include "hw/machine.h"
-#include "run/sensitivity.h"
+#include "study/sensitivity_figures.h"
 
 /* Figure NAME of the N in F, or NULL. */
 static const struct sens_figure *find(const struct sens_figure *f, int n, const char *name)

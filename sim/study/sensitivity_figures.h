@@ -1,9 +1,9 @@
-/* sensitivity.h - how much a prediction depends on figures nobody measured:
- * a machine's estimated and fitted figures with the range each may take,
- * the machine files that set them, and the one-at-a-time and Morris
+/* sensitivity_figures.h - how much a prediction depends on figures nobody
+ * measured: a machine's estimated and fitted figures with the range each may
+ * take, the machine files that set them, and the one-at-a-time and Morris
  * (elementary effects) designs over those ranges with their effects. */
-#ifndef SLABSIM_SENSITIVITY_H
-#define SLABSIM_SENSITIVITY_H
+#ifndef SIM_SENSITIVITY_FIGURES_H
+#define SIM_SENSITIVITY_FIGURES_H
 
 #include <stdbool.h>
 

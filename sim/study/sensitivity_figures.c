@@ -1,6 +1,6 @@
-/* sensitivity.c - the figures a prediction rests on, their ranges, the
+/* sensitivity_figures.c - the figures a prediction rests on, their ranges, the
  * machine files that vary them, and the designs that vary them. */
-#include "sensitivity.h"
+#include "sensitivity_figures.h"
 
 #include <errno.h>
 #include <fnmatch.h>
