@@ -40,7 +40,7 @@ n=$(wc -l < README.md)
 n=$(wc -l < results/README.md)
 [ "$n" -le 400 ] || fail "results/README.md has $n lines; the report keeps to 400"
 # the project's history, spelled so that this file does not match itself
-history="[Ss]top [0-9]|[w]ip/|[p]robe branch"
+history="[Ss]top[- ][0-9]|[w]ip/|[p]robe branch"
 if git ls-files > /dev/null 2>&1; then
 	git grep -nE "$history" -- . > "$TMP/history" && fail "the tree speaks of its own history: $(head -5 "$TMP/history")"
 fi
