@@ -38,8 +38,8 @@ void sweep_catch_interrupts(void);
 /* MPI: the number of ranks (1 without MPI or without mpirun), this rank. */
 int sweep_mpi_init(int *argc, char ***argv, int *rank);
 void sweep_mpi_finish(void);
-/* Broadcast rank 0's decision (exit status, or -1 to go on) to every rank. */
-int sweep_mpi_agree(int status);
+/* Rank 0's decision to go on (or not), broadcast to every rank. */
+bool sweep_mpi_agree(bool go);
 /* Rank 0 hands out TODO to ranks 1..K-1 and collects their lines. */
 int sweep_mpi_coordinate(const struct experiment *e, const int *todo, int n,
 			 sweep_done_fn done, void *ctx);

@@ -29,10 +29,11 @@ void sweep_mpi_finish(void)
 	MPI_Finalize();
 }
 
-int sweep_mpi_agree(int status)
+bool sweep_mpi_agree(bool go)
 {
-	MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
-	return status;
+	int decision = go;
+	MPI_Bcast(&decision, 1, MPI_INT, 0, MPI_COMM_WORLD);
+	return decision != 0;
 }
 
 /* A result message: "RUN FAILED\n" then the run's line, or "RUN -1\n" and
@@ -104,9 +105,9 @@ void sweep_mpi_finish(void)
 {
 }
 
-int sweep_mpi_agree(int status)
+bool sweep_mpi_agree(bool go)
 {
-	return status;
+	return go;
 }
 
 int sweep_mpi_coordinate(const struct experiment *e, const int *todo, int n,
