@@ -118,7 +118,7 @@ int sweep_open_dir(struct sweep *s, struct sim_err *err)
 	if (o->force) {
 		static const char *const old[] = { "runs.jsonl", "summary.json", "summary.csv",
 						   "crashed.jsonl" };
-		for (int i = 0; i < 3; i++) {
+		for (size_t i = 0; i < sizeof(old) / sizeof(*old); i++) {
 			snprintf(path, sizeof(path), "%s/%s", s->dir, old[i]);
 			unlink(path);
 		}

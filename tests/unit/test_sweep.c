@@ -216,9 +216,16 @@ static void test_results_kept(void **state)
 	assert_int_equal(sweep(&o, &h, &err), SWEEP_REFUSED);
 	assert_non_null(strstr(err.msg, "already holds a sweep's results: --resume to finish it"));
 	assert_int_equal(h.ended, 0);
+	char crashed[160];	/* an earlier sweep's crashes go with its runs */
+	snprintf(crashed, sizeof(crashed), "%s/crashed.jsonl", out);
+	FILE *f = fopen(crashed, "w");
+	assert_non_null(f);
+	fputs("{\"run\": 0}\n", f);
+	fclose(f);
 	o.force = true;		/* started again: every run once more */
 	assert_int_equal(sweep(&o, &h, &err), SWEEP_FINISHED);
 	assert_int_equal(h.ended, RUNS);
+	assert_int_equal(access(crashed, F_OK), -1);
 	cJSON *runs[RUNS];
 	assert_int_equal(load_runs(out, runs), RUNS);
 	free_runs(runs);
