@@ -214,7 +214,8 @@ cli/%: FORCE
 
 # make demo: the sweep of configs/tigerton-c1.json, C1's four published
 # settings (slub_min_objects 8, 16, 32, 64) at the published size (hackbench
-# 100 process 2000, sample=auto), 2 replicates, into out/demo/ (untracked:
+# 100 process 2000, sample=auto), one run a point (11 min 51 s on 2 cores from
+# a clean clone, the build included; validate C1 runs four), into out/demo/ (untracked:
 # the committed reference results in results/ are written by make results
 # only) with its plots. DEMO_EXP picks another experiment (make demo
 # DEMO_EXP=configs/tigerton-min-objects.json: the 12-value curve, about an hour
@@ -224,7 +225,7 @@ DEMO_EXP ?= configs/tigerton-c1.json
 DEMO_ARGS ?=
 demo: deps
 	$(MAKE) all
-	./slabsim sweep $(DEMO_EXP) --replicates 2 $(DEMO_ARGS) --out out/demo --force
+	./slabsim sweep $(DEMO_EXP) --replicates 1 $(DEMO_ARGS) --out out/demo --force
 
 # make demo-quick: C1's collapse in about a minute and a half of runs:
 # slub_min_objects 8 and 32 at 500 loops (configs/tigerton-c1-quick.json),

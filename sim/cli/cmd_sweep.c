@@ -73,8 +73,9 @@ static void print_plan(void *ctx, const struct sweep *s)
 			"within +-%g%% of its mean; %d to start, %d at a time\n", e->name, e->npoints,
 			e->replicates, 100 * e->ci_target, s->ntodo, o->jobs);
 	else
-		fprintf(stderr, "%s: %d points x %d replicates = %d runs%s; %d to do, %d %s\n",
-			e->name, e->npoints, e->replicates, experiment_runs(e),
+		fprintf(stderr, "%s: %d points x %d replicate%s = %d runs%s; %d to do, %d %s\n",
+			e->name, e->npoints, e->replicates, e->replicates == 1 ? "" : "s",
+			experiment_runs(e),
 			o->shard ? " (this shard's share)" : "", s->ntodo, s->workers,
 			o->nranks > 2 ? "MPI ranks working" : o->nranks > 1 ? "MPI rank working"
 			: "at a time");
@@ -123,9 +124,13 @@ static void print_interrupted(void *ctx, const struct sweep *s)
 static void print_table(const struct sweep *s)
 {
 	const struct experiment *e = &s->e;
-	printf("%s: %d points x %s%d replicates; %s, mean +- 95%% CI (with 2 runs, the runs):\n",
-	       e->name, e->npoints, e->ci_target > 0 ? "up to " : "", e->replicates,
-	       e->metric[0].label);
+	if (e->replicates == 1 && e->ci_target <= 0)
+		printf("%s: %d points x 1 replicate; %s, one run a point:\n", e->name, e->npoints,
+		       e->metric[0].label);
+	else
+		printf("%s: %d points x %s%d replicates; %s, mean +- 95%% CI (with 2 runs, the "
+		       "runs):\n", e->name, e->npoints, e->ci_target > 0 ? "up to " : "",
+		       e->replicates, e->metric[0].label);
 	for (int p = 0; p < e->npoints; p++) {
 		struct sweep_row row;
 		char ci[64];
