@@ -138,8 +138,10 @@ static int layout_build(struct layout *l, const cJSON *summary, struct sim_err *
 				snprintf(set + len, sizeof(set) - len, "%s%s", len ? " " : "",
 					 o->valuestring);
 		}
-	snprintf(l->title, sizeof(l->title), "%s%s%s%s%s", get(summary, "experiment")->valuestring,
-		 *fixed ? ": " : "", fixed, *set ? "\n" : "", set);
+	if (snprintf(l->title, sizeof(l->title), "%s%s%s%s%s",
+		     get(summary, "experiment")->valuestring, *fixed ? ": " : "", fixed,
+		     *set ? "\n" : "", set) >= (int)sizeof(l->title))
+		strcpy(l->title + sizeof(l->title) - 4, "...");	/* a title too long to show */
 	l->reps = reps ? reps->valueint : 1;
 	l->nmin = l->reps;
 	l->idx = calloc((size_t)l->npoints + 1, sizeof(*l->idx));

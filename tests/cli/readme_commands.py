@@ -42,7 +42,7 @@ REDUCE = [
     (r"'slab_test run=4'", "'slab_test run=4 count=100'"),
     (r"tigerton-min-objects\.json loops=10", "tigerton-min-objects.json loops=2 --replicates 1"),
     (r"\bduration_ms=20\b", "duration_ms=5"),
-    (r"--from 30 --to 30\.5\b", "--from 0.001 --to 0.002"),	# a window of the reduced run
+    (r"--from 30 --to 30\.5\b", "--from 0.01 --to 0.02"),	# a window of the reduced run
     (r"^tools/soak\.py --draws \d+", "tools/soak.py --draws 20"),	# minutes at 1000; test_soak.sh
     (r"^make demo-quick\b.*", "make -n demo-quick"),
     (r"^make demo\b(?!-).*", "make -n demo"),
