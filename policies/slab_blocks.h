@@ -9,8 +9,9 @@
  *  - taking an object off a slab and putting one back (sb_take_obj,
  *    sb_put_obj), and whole batches under one lock acquisition
  *    (sb_get_objects, sb_put_objects): a refill, a flush, a remote batch;
- *  - struct sb_array: a per-CPU array of objects (SLAB's array_cache, a
- *    magazine, a sheaf, a stack), with refill and flush of its oldest;
+ *  - struct sb_array: an array of free objects (SLAB's array_cache, a
+ *    design's stack or batch) with the cache line of its header, written
+ *    on each use as SLAB's is, with refill and flush of its oldest;
  *  - the standard check (sb_check_begin, sb_check_held, sb_check_end): the
  *    lists, their counters, the registry and every object, with one message
  *    per kind of fault;
@@ -120,19 +121,27 @@ unsigned int sb_get_objects(struct sb_cache *sc, struct sim_cpu *cpu, int nid, k
 void sb_put_objects(struct sb_cache *sc, struct sim_cpu *cpu, const kaddr_t *objs,
 		    unsigned int nr);
 
-/* --- a per-CPU array of free objects (a stack: the last pushed first) --- */
+/* --- arrays of free objects: a stack, the last pushed first --- */
 
+/* SLAB's array_cache (per CPU, shared by a node, alien: for another node's
+ * objects), a design's per-CPU stack or batch: obj[0] is the oldest,
+ * obj[avail - 1] the newest. Its header and hot end are one cache line,
+ * written by every use (sb_array_touch), as SLAB's array_cache is. */
 struct sb_array {
 	kaddr_t *obj;
 	unsigned int avail, limit;
+	struct hw_line line;
 };
 
-int sb_array_init(struct sb_array *a, unsigned int limit);
+/* An array of `limit` objects whose line is homed on `node`: 0, or -1 out
+ * of host memory. */
+int sb_array_init(struct sb_array *a, struct hw *hw, int node, unsigned int limit);
 void sb_array_destroy(struct sb_array *a);
 
-/* n arrays of `limit` objects each (one per CPU, or per CPU and node):
- * NULL when out of host memory. */
-struct sb_array *sb_arrays_create(int n, unsigned int limit);
+/* n arrays of `limit` objects each, n a multiple of the CPUs: array i
+ * belongs to CPU i * ncpus / n (one per CPU, or per CPU and node) and its
+ * line is on that CPU's node. NULL when out of host memory. */
+struct sb_array *sb_arrays_create(struct kernel *k, int n, unsigned int limit);
 void sb_arrays_destroy(struct sb_array *a, int n);
 
 static inline bool sb_array_empty(const struct sb_array *a)
@@ -155,6 +164,27 @@ static inline void sb_array_push(struct sb_array *a, kaddr_t obj)
 	a->obj[a->avail++] = obj;
 }
 
+/* The array's line written: what each use of an array costs (SLAB's
+ * ac->avail and entry[] updates). */
+void sb_array_touch(struct hw *hw, struct sim_cpu *cpu, struct sb_array *a);
+
+/* A use that pops: the line written, then its newest object, 0 if empty. */
+kaddr_t sb_array_get(struct hw *hw, struct sim_cpu *cpu, struct sb_array *a);
+
+/* A use that pushes: the line written, then obj pushed; false (and nothing
+ * pushed) if it is full. */
+bool sb_array_put(struct hw *hw, struct sim_cpu *cpu, struct sb_array *a, kaddr_t obj);
+
+/* objs[0..n) pushed in order (the caller knows there is room). */
+void sb_array_append(struct sb_array *a, const kaddr_t *objs, unsigned int n);
+
+/* The oldest n objects gone (given elsewhere); the rest move down. */
+void sb_array_drop_oldest(struct sb_array *a, unsigned int n);
+
+/* transfer_objects(): from's newest objects onto `to`, at most max and
+ * to's room; returns how many. */
+unsigned int sb_array_transfer(struct sb_array *to, struct sb_array *from, unsigned int max);
+
 /* Fill a with up to n objects of node nid (sb_get_objects); returns how
  * many it got. */
 unsigned int sb_array_refill(struct sb_cache *sc, struct sim_cpu *cpu, struct sb_array *a,
@@ -165,14 +195,14 @@ unsigned int sb_array_refill(struct sb_cache *sc, struct sim_cpu *cpu, struct sb
 void sb_array_flush(struct sb_cache *sc, struct sim_cpu *cpu, struct sb_array *a,
 		    unsigned int n);
 
-/* The fast path of a per-CPU array: pop its newest object, refilling it
- * first with up to n objects of node nid when it is empty (charging
- * cost.refill under profile symbol `sym`; *refilled says so); 0 when the
- * page allocator has nothing. */
+/* The fast path of a per-CPU array: sb_array_get, refilling it first with
+ * up to n objects of node nid when it is empty (charging cost.refill under
+ * profile symbol `sym`; *refilled says so); 0 when the page allocator has
+ * nothing. */
 kaddr_t sb_array_alloc(struct sb_cache *sc, struct sim_cpu *cpu, struct sb_array *a, int nid,
 		       unsigned int n, int sym, bool *refilled);
 
-/* Push obj, flushing the oldest n first when a is full (charging
+/* sb_array_put, flushing the oldest n first when a is full (charging
  * cost.flush under `sym`); returns whether it flushed. */
 bool sb_array_free(struct sb_cache *sc, struct sim_cpu *cpu, struct sb_array *a, kaddr_t obj,
 		   unsigned int n, int sym);

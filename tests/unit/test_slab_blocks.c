@@ -38,6 +38,43 @@ static int check(struct sb_cache *sc, const kaddr_t *objs, int from, int to, str
 	return sb_check_end(sc, "the test's array", err);
 }
 
+/* An array's own line, as SLAB's array_cache: each get and put writes it
+ * (another CPU's write takes it away, and the next use pays to get it
+ * back); transfers move the newest, a drop the oldest. `a` is empty and
+ * holds 8. */
+static void test_array_line(struct kernel *k, struct sim_cpu *cpu, struct sb_cache *sc,
+			    struct sb_array *a)
+{
+	kaddr_t objs[8];
+	assert_int_equal(sb_get_objects(sc, cpu, 0, objs, 8), 8);
+	assert_true(sb_array_put(k->hw, cpu, a, objs[0]));
+	assert_int_equal(a->line.owner, cpu->id);	/* the put wrote it */
+	hw_line_init(k->hw, &a->line, 0);		/* as if another CPU had it */
+	uint64_t before = cpu->clock;
+	assert_true(sb_array_get(k->hw, cpu, a) == objs[0]);
+	assert_true(cpu->clock > before);		/* a miss: the line from memory */
+	assert_int_equal(a->line.owner, cpu->id);
+	before = cpu->clock;
+	assert_true(sb_array_get(k->hw, cpu, a) == 0);	/* empty, and the line a hit */
+	assert_true(cpu->clock == before);
+	sb_array_append(a, objs, 8);
+	assert_true(sb_array_full(a));
+	assert_false(sb_array_put(k->hw, cpu, a, objs[0]));	/* full: nothing pushed */
+	assert_int_equal(a->avail, 8);
+	struct sb_array b;
+	assert_int_equal(sb_array_init(&b, k->hw, 0, 3), 0);
+	assert_int_equal(sb_array_transfer(&b, a, 5), 3);	/* b's room bounds it */
+	assert_true(b.obj[0] == objs[5] && b.obj[2] == objs[7]);	/* the newest, in order */
+	assert_int_equal(a->avail, 5);
+	sb_array_drop_oldest(a, 2);
+	assert_true(a->obj[0] == objs[2] && a->avail == 3);
+	sb_array_append(a, b.obj, b.avail);
+	sb_put_objects(sc, cpu, a->obj, a->avail);
+	sb_put_objects(sc, cpu, objs, 2);
+	a->avail = 0;
+	sb_array_destroy(&b);
+}
+
 static void body(struct task *t, void *arg)
 {
 	(void)arg;
@@ -93,7 +130,7 @@ static void body(struct task *t, void *arg)
 
 	/* an array: refill, flush of the oldest, empty and full */
 	struct sb_array a;
-	assert_int_equal(sb_array_init(&a, 8), 0);
+	assert_int_equal(sb_array_init(&a, k->hw, 0, 8), 0);
 	assert_int_equal(sb_array_refill(&sc, cpu, &a, 0, 100), 8);	/* at most its room */
 	assert_true(sb_array_full(&a));
 	kaddr_t newest = a.obj[7];
@@ -104,6 +141,7 @@ static void body(struct task *t, void *arg)
 	sb_array_push(&a, newest);
 	sb_array_flush(&sc, cpu, &a, a.avail);
 	assert_true(sb_array_empty(&a));
+	test_array_line(k, cpu, &sc, &a);
 	sb_array_destroy(&a);
 
 	/* everything back: the empty slabs beyond keep=1 go to the page allocator */
