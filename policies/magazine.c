@@ -954,7 +954,8 @@ static int mag_check(void *state, struct kmem_cache *kc, struct sim_err *err)
 						  waiting, "the depot", err);
 	}
 	if (rc == 0)
-		rc = slab_check_pages(kc, mc->all, mc->nall, waiting, "magazine", "magazines", err);
+		rc = slab_check_pages(kc, kc->live, mc->all, mc->nall, waiting, "magazine", "magazines",
+				      err);
 	if (rc == 0 && mc->is_magcache >= 0 && kc->live != m->nmag[mc->is_magcache])
 		rc = sim_fail(err, "magazine %s: %llu objects allocated but %llu magazines of %d "
 			      "rounds exist", kc->name, (unsigned long long)kc->live,

@@ -105,7 +105,7 @@ int slqb_check(void *state, struct kmem_cache *kc, struct sim_err *err)
 		rc = sim_fail(err, "slqb %s: the lists count %lu slabs but %d exist", kc->name,
 			      slabs, s->nall);
 	if (rc == 0)
-		rc = slab_check_pages(kc, s->all, s->nall, in_lists, "slqb", "lists", err);
+		rc = slab_check_pages(kc, kc->live, s->all, s->nall, in_lists, "slqb", "lists", err);
 	free(in_lists);
 	return rc;
 }
