@@ -34,7 +34,15 @@
  * (kmem_alloc_N; Solaris has finer ones). Instruction costs are SLAB's
  * entries of the core's cost table, path for path: a magazine's round is
  * an array_cache's entry, a depot exchange a list move, a slab operation
- * one bufctl step. */
+ * one bufctl step.
+ *
+ * On the blocks (slab_blocks.h): the slab layer is an sb_cache with one
+ * owner for the cache (cache_lock on its line in kmem_cache_t), partial
+ * slabs in bins, complete slabs on its full list, empty ones freed at
+ * once; slabs grow and go with sb_new_slab and sb_free_slab. The magazines
+ * and the depot are its own: a magazine's rounds live in a kmem_magazine_N
+ * object, each round on that object's lines, not in an sb_array with a
+ * line of its own. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,7 +50,6 @@
 #include "kernel/bitops.h"
 #include "engine/array_size.h"
 #include "engine/oom.h"
-#include "kernel/list.h"
 #include "kernel/slab.h"
 #include "kernel/workqueue.h"
 #include "policy.h"
@@ -106,17 +113,13 @@ struct kmem_cpu_cache {
 struct mcache {
 	struct kmem_cache *kc;
 	size_t chunksize, slabsize;
-	unsigned int chunks, order, binshift;
+	unsigned int chunks, order;
 	bool hash;			/* KMF_HASH: bufctls off the buffer */
 	int magtype;			/* kmem_magtype[] row; -1: KMF_NOMAGAZINE */
 	int is_magcache;		/* kmem_magazine_N of that row, else -1 */
-	/* slab layer, under cache_lock */
-	struct hw_line cache_line;
-	struct hw_lock cache_lock;
-	struct list_head *bins;		/* partial slabs by kmem_partial_slab_cmp weight */
-	int top;			/* highest weight with a slab, -1 */
-	struct list_head complete;
-	unsigned long nr_partial, nr_complete;
+	/* slab layer: the blocks' cache with one owner (cache_lock on its line),
+	 * partial slabs in kmem_partial_slab_cmp's bins, complete ones on full */
+	struct sb_cache sc;
 	struct hw_line hash_line[KMEM_HASH_LINES];
 	/* depot, under cache_depot_lock */
 	struct hw_line depot_line;
@@ -126,11 +129,8 @@ struct mcache {
 	bool resized;			/* contention_prev + INT_MAX: skip one update */
 	uint64_t stat[NR_KMEM_STATS];
 	struct kmem_cpu_cache *cpu;	/* [ncpus] */
-	struct hw_lock_class lock_class, depot_class;
-	char lock_name[64], depot_name[64];
-	struct page **all;		/* every slab, for the check */
-	int nall, all_cap;
-	uint64_t slabs_peak;
+	struct hw_lock_class depot_class;
+	char depot_name[64];
 };
 
 struct mag {
@@ -145,10 +145,10 @@ struct mag {
 	bool reap_on_update;
 	uint64_t nmag[NR_MAGTYPES];	/* magazines that exist, by type */
 	struct kmem_magazine *pool[NR_MAGTYPES];	/* host records to reuse */
-	uint32_t cost_alloc, cost_free, cost_list, cost_per_object, cost_grow, cost_init_object,
-		cost_destroy, cost_update;
-	int sym_slab_alloc, sym_slab_free, sym_slab_create, sym_depot_alloc, sym_depot_free,
-		sym_mag_alloc, sym_mag_destroy, sym_update;
+	uint32_t cost_alloc, cost_free, cost_list, cost_per_object, cost_update;
+	struct sb_costs slab_cost;	/* kmem_slab_create's and _destroy's, for the blocks */
+	int sym_slab_alloc, sym_slab_free, sym_depot_alloc, sym_depot_free, sym_mag_alloc,
+		sym_mag_destroy, sym_update;
 	struct mcache **caches;
 	int ncaches, caches_cap;
 	struct housekeeping update;	/* kmem_update, on CPU 0 */
@@ -171,36 +171,6 @@ static const struct param_def mag_params[] = {
 
 /* --- the slab layer --- */
 
-/* KMEM_PARTIAL_SLAB_WEIGHT, negated: the fullest slabs first, finely at
- * both ends, binned by 2^binshift in between. */
-static unsigned int slab_weight(const struct mcache *mc, unsigned int refcnt)
-{
-	unsigned int bs = mc->binshift;
-	if (refcnt <= bs || mc->chunks - refcnt <= bs)
-		return refcnt;
-	return bs + (refcnt >> bs);
-}
-
-/* A partial slab into the bin of its weight (kmem_partial_slab_cmp's order); top follows.
- * Caller holds cache_lock. */
-static void partial_add(struct mcache *mc, struct page *sp)
-{
-	int w = (int)slab_weight(mc, sp->inuse);
-	list_add(&sp->lru, &mc->bins[w]);
-	if (w > mc->top)
-		mc->top = w;
-	mc->nr_partial++;
-}
-
-/* A slab out of its partial bin; top drops to the highest bin that still holds one. */
-static void partial_del(struct mcache *mc, struct page *sp)
-{
-	list_del(&sp->lru);
-	mc->nr_partial--;
-	while (mc->top >= 0 && list_empty(&mc->bins[mc->top]))
-		mc->top--;
-}
-
 /* The line of a buffer's bufctl: at its end in a small-chunk slab; a hash
  * bucket of cache_hash_table in a KMF_HASH cache (its bufctl is looked up). */
 static void bufctl_touch(struct mag *m, struct sim_cpu *cpu, struct mcache *mc,
@@ -220,91 +190,38 @@ static void bufctl_touch(struct mag *m, struct sim_cpu *cpu, struct mcache *mc,
 	hw_obj_access(m->hw, cpu, &sp->cl[off >> 6], bc >> 6, 1, write, sp->nid);
 }
 
-/* kmem_slab_create(): a slab on this CPU's node, every buffer chained. */
-static struct page *kmem_slab_create(struct mag *m, struct sim_cpu *cpu, struct mcache *mc)
-{
-	int psym = sym_enter(cpu, m->sym_slab_create);
-	struct page *sp = alloc_pages_node(&m->k->pa, cpu, m->k->m->topo[cpu->id].node, mc->order);
-	if (!sp) {
-		sym_exit(cpu, psym);
-		return NULL;
-	}
-	sp->slab = mc->kc;
-	sp->flags |= PG_slab;
-	sp->order = (int8_t)mc->order;
-	account_slab_pages(&m->k->pa, sp->nid, 1l << mc->order);
-	slab_page_prepare(m->k, sp, mc->chunks);
-	cpu_charge(cpu, m->cost_grow + mc->chunks * m->cost_init_object);
-	slab_objs_stream(m->hw, cpu, sp, mc->chunks);	/* the bufctl chain */
-	for (unsigned int i = 0; i < mc->chunks; i++)
-		sp->obj[i].next = i + 1 < mc->chunks ? (uint16_t)(i + 1) : OBJ_NIL;
-	sp->freelist = 0;
-	sp->inuse = 0;
-	hw_write(m->hw, cpu, &sp->line);	/* the kmem_slab_t */
-	if (mc->nall == mc->all_cap) {
-		mc->all_cap = mc->all_cap ? 2 * mc->all_cap : 64;
-		mc->all = xrealloc(mc->all, (size_t)mc->all_cap * sizeof(*mc->all));
-	}
-	sp->priv = (void *)(intptr_t)mc->nall;
-	mc->all[mc->nall++] = sp;
-	if ((uint64_t)mc->nall > mc->slabs_peak)
-		mc->slabs_peak = (uint64_t)mc->nall;
-	sym_exit(cpu, psym);
-	return sp;
-}
-
-/* kmem_slab_destroy(): the empty slab back to the page allocator. */
-static void kmem_slab_destroy(struct mag *m, struct sim_cpu *cpu, struct mcache *mc,
-			      struct page *sp)
-{
-	int i = (int)(intptr_t)sp->priv;
-	mc->all[i] = mc->all[--mc->nall];
-	mc->all[i]->priv = (void *)(intptr_t)i;
-	cpu_charge(cpu, m->cost_destroy);
-	sp->flags &= ~PG_slab;
-	sp->slab = NULL;
-	sp->priv = NULL;
-	account_slab_pages(&m->k->pa, sp->nid, -(1l << mc->order));
-	__free_pages(&m->k->pa, cpu, sp, mc->order);
-}
-
 /* kmem_slab_alloc(): a buffer from the fullest partial slab, or a new one. */
 static kaddr_t kmem_slab_alloc(struct mag *m, struct sim_cpu *cpu, struct mcache *mc)
 {
+	struct sb_node *n = mc->sc.node[0];
 	int psym = sym_enter(cpu, m->sym_slab_alloc);
 	cpu_charge(cpu, m->cost_list + m->cost_per_object);
-	hw_spin_lock(m->hw, cpu, &mc->cache_lock);
-	hw_read(m->hw, cpu, &mc->cache_line);
-	struct page *sp;
-	if (mc->top < 0) {	/* none: a new slab, lock dropped meanwhile */
-		hw_spin_unlock(m->hw, cpu, &mc->cache_lock);
-		sp = kmem_slab_create(m, cpu, mc);
-		hw_spin_lock(m->hw, cpu, &mc->cache_lock);
+	hw_spin_lock(m->hw, cpu, &n->list_lock);
+	hw_read(m->hw, cpu, &n->line);
+	struct page *sp = sb_list_first(&mc->sc, n, SB_PARTIAL);
+	if (!sp) {	/* none: a new slab (kmem_slab_create), lock dropped meanwhile */
+		hw_spin_unlock(m->hw, cpu, &n->list_lock);
+		sp = sb_new_slab(&mc->sc, cpu, m->k->m->topo[cpu->id].node);
+		hw_spin_lock(m->hw, cpu, &n->list_lock);
 		if (!sp) {
 			mc->stat[ST_ALLOC_FAIL]++;
-			hw_spin_unlock(m->hw, cpu, &mc->cache_lock);
+			hw_spin_unlock(m->hw, cpu, &n->list_lock);
 			sym_exit(cpu, psym);
 			return 0;
 		}
+		n->nr_slabs++;
 		mc->stat[ST_SLAB_CREATE]++;
 	} else {
-		sp = list_first_entry(&mc->bins[mc->top], struct page, lru);
-		partial_del(mc, sp);
+		sb_list_del(&mc->sc, n, sp);
 	}
 	unsigned int idx = sp->freelist;
 	bufctl_touch(m, cpu, mc, sp, idx, mc->hash);	/* pop it (hash: insert it) */
-	sp->freelist = sp->obj[idx].next;
-	sp->inuse++;
+	sb_chain_pop(sp);
 	hw_write(m->hw, cpu, &sp->line);
-	if (sp->inuse == mc->chunks) {
-		list_add(&sp->lru, &mc->complete);
-		mc->nr_complete++;
-	} else {
-		partial_add(mc, sp);
-	}
+	sb_list_add(&mc->sc, n, sp, sp->inuse == mc->chunks ? SB_FULL : SB_PARTIAL, false);
 	mc->stat[ST_SLAB_ALLOC]++;
-	hw_write(m->hw, cpu, &mc->cache_line);
-	hw_spin_unlock(m->hw, cpu, &mc->cache_lock);
+	hw_write(m->hw, cpu, &n->line);
+	hw_spin_unlock(m->hw, cpu, &n->list_lock);
 	sym_exit(cpu, psym);
 	return slab_obj_addr(mc->kc, sp, idx);
 }
@@ -313,34 +230,28 @@ static kaddr_t kmem_slab_alloc(struct mag *m, struct sim_cpu *cpu, struct mcache
  * destroyed at once. */
 static void kmem_slab_free(struct mag *m, struct sim_cpu *cpu, struct mcache *mc, kaddr_t buf)
 {
+	struct sb_node *n = mc->sc.node[0];
 	int psym = sym_enter(cpu, m->sym_slab_free);
 	cpu_charge(cpu, m->cost_list + m->cost_per_object);
 	struct page *sp = virt_to_head_page(&m->k->pa, buf);
 	unsigned int idx = slab_obj_index(mc->kc, sp, buf);
-	hw_spin_lock(m->hw, cpu, &mc->cache_lock);
+	hw_spin_lock(m->hw, cpu, &n->list_lock);
 	if (mc->hash)
 		bufctl_touch(m, cpu, mc, sp, idx, false);	/* kmem_hash lookup */
 	bufctl_touch(m, cpu, mc, sp, idx, true);
-	sp->obj[idx].next = sp->freelist;
-	sp->freelist = (uint16_t)idx;
-	bool was_complete = sp->inuse == mc->chunks;
-	if (was_complete) {
-		list_del(&sp->lru);
-		mc->nr_complete--;
-	} else {
-		partial_del(mc, sp);
-	}
-	sp->inuse--;
+	sb_list_del(&mc->sc, n, sp);	/* off the complete list or its bin */
+	sb_chain_push(sp, idx);
 	hw_write(m->hw, cpu, &sp->line);
 	mc->stat[ST_SLAB_FREE]++;
-	hw_write(m->hw, cpu, &mc->cache_line);
+	hw_write(m->hw, cpu, &n->line);
 	if (sp->inuse == 0) {
 		mc->stat[ST_SLAB_DESTROY]++;
-		hw_spin_unlock(m->hw, cpu, &mc->cache_lock);
-		kmem_slab_destroy(m, cpu, mc, sp);
+		n->nr_slabs--;
+		hw_spin_unlock(m->hw, cpu, &n->list_lock);
+		sb_free_slab(&mc->sc, cpu, sp);	/* kmem_slab_destroy */
 	} else {
-		partial_add(mc, sp);
-		hw_spin_unlock(m->hw, cpu, &mc->cache_lock);
+		sb_list_add(&mc->sc, n, sp, SB_PARTIAL, false);
+		hw_spin_unlock(m->hw, cpu, &n->list_lock);
 	}
 	sym_exit(cpu, psym);
 }
@@ -754,25 +665,24 @@ static struct kmem_cache *mag_cache_create(void *state, struct kmem_cache *kc,
 		return sim_fail(err, "magazine: cache %s: %zu-byte chunks need a slab beyond order %d",
 				kc->name, chunksize, KMEM_SLAB_MAX_ORDER), NULL;
 	}
-	mc->binshift = (unsigned int)fls((mc->slabsize / mc->chunksize) / 16) + 1;	/* maxchunks */
 	mc->magtype = magtype_of(m, chunksize);
-	kc->size = (unsigned int)chunksize;
 	kc->priv = mc;
-	mc->bins = malloc((mc->chunks + 1) * sizeof(*mc->bins));
 	mc->cpu = calloc((size_t)m->ncpus, sizeof(*mc->cpu));
-	if (!mc->bins || !mc->cpu)
+	if (!mc->cpu)
 		host_oom(__func__);
-	for (unsigned int b = 0; b <= mc->chunks; b++)
-		INIT_LIST_HEAD(&mc->bins[b]);
-	mc->top = -1;
-	INIT_LIST_HEAD(&mc->complete);
-	snprintf(mc->lock_name, sizeof(mc->lock_name), "&cp->cache_lock [%s]", kc->name);
+	/* the slab layer: one owner, its line (cache_lock's) in kmem_cache_t on node 0 */
+	const struct sb_params p = {
+		.policy = "magazine", .size = (unsigned int)chunksize, .order = mc->order,
+		.objects = mc->chunks, .flags = SB_FULL_LIST | SB_BINS | SB_NO_EMPTY,
+		.bin_shift = (unsigned int)fls((mc->slabsize / mc->chunksize) / 16) + 1,	/* maxchunks */
+		.owners = 1, .lock_name = "&cp->cache_lock [%s]",
+		.list_name = { "partial", "complete", "free" }, .cost = &m->slab_cost,
+	};
+	if (sb_cache_setup(&mc->sc, m->k, kc, &p, err) < 0)
+		return NULL;
 	snprintf(mc->depot_name, sizeof(mc->depot_name), "&cp->cache_depot_lock [%s]", kc->name);
-	hw_lock_class_init(m->hw, &mc->lock_class, mc->lock_name, m->hw->sym_spin_lock);
 	hw_lock_class_init(m->hw, &mc->depot_class, mc->depot_name, m->hw->sym_spin_lock);
-	hw_line_init(m->hw, &mc->cache_line, 0);	/* kmem_cache_t: node 0 memory */
 	hw_line_init(m->hw, &mc->depot_line, 0);
-	hw_lock_init(&mc->cache_lock, m->k->lock_kind, &mc->cache_line, &mc->lock_class);
 	hw_lock_init(&mc->depot_lock, m->k->lock_kind, &mc->depot_line, &mc->depot_class);
 	for (int b = 0; b < KMEM_HASH_LINES; b++)
 		hw_line_init(m->hw, &mc->hash_line[b], 0);
@@ -816,13 +726,7 @@ static void mag_cache_info(void *state, struct kmem_cache *kc, struct cache_info
 	struct mag *m = state;
 	struct mcache *mc = kc->priv;
 	memset(out, 0, sizeof(*out));
-	out->order = mc->order;
-	out->objs_per_slab = mc->chunks;
-	out->slabs = (uint64_t)mc->nall;
-	out->slabs_peak = mc->slabs_peak;
-	out->partial = mc->nr_partial;
-	out->objects = (uint64_t)mc->nall * mc->chunks;
-	out->active = kc->live;
+	sb_cache_figures(&mc->sc, out);
 	uint64_t v[NR_KMEM_STATS];
 	memcpy(v, mc->stat, sizeof(v));
 	for (int c = 0; c < m->ncpus; c++) {
@@ -839,8 +743,8 @@ static void mag_cache_info(void *state, struct kmem_cache *kc, struct cache_info
 	v[ST_FREE] += mc->stat[ST_SLAB_FREE] + mc->empty.ml_alloc;
 	if (mc->magtype >= 0)
 		v[ST_BUF_AVAIL] += (uint64_t)mc->full.ml_total * (uint64_t)kmem_magtype[mc->magtype].magsize;
-	for (int i = 0; i < mc->nall; i++)
-		v[ST_BUF_AVAIL] += (uint64_t)(mc->chunks - mc->all[i]->inuse);
+	for (int i = 0; i < mc->sc.nall; i++)
+		v[ST_BUF_AVAIL] += (uint64_t)(mc->chunks - mc->sc.all[i]->inuse);
 	v[ST_DEPOT_ALLOC] = mc->full.ml_alloc;
 	v[ST_DEPOT_FREE] = mc->empty.ml_alloc;
 	v[ST_DEPOT_CONTENTION] = mc->depot_contention;
@@ -856,113 +760,84 @@ static void mag_cache_info(void *state, struct kmem_cache *kc, struct cache_info
 		(uint64_t)kmem_magtype[mc->magtype].magsize : 0 };
 }
 
-/* Count a magazine's rounds against their slabs. */
-static int count_rounds(struct mag *m, struct mcache *mc, const struct kmem_magazine *mp,
-			int nrounds, uint32_t *waiting, const char *where, struct sim_err *err)
+/* A magazine's rounds held as the blocks' check holds them: its own
+ * count within its size, each round a free buffer of this cache. */
+static int hold_rounds(struct mcache *mc, const struct kmem_magazine *mp, int nrounds,
+		       const char *where, struct sim_err *err)
 {
 	if (nrounds < 0 || nrounds > kmem_magtype[mp->mt].magsize)
 		return sim_fail(err, "magazine %s: %s holds %d rounds in a magazine of %d",
 				mc->kc->name, where, nrounds, kmem_magtype[mp->mt].magsize);
-	for (int i = 0; i < nrounds; i++) {
-		kaddr_t buf = mp->mag_round[i];
-		struct page *sp = virt_to_head_page(&m->k->pa, buf);
-		if (!sp || sp->slab != mc->kc || !(sp->flags & PG_slab))
-			return sim_fail(err, "magazine %s: %s holds %#llx, not a buffer of this "
-					"cache", mc->kc->name, where, (unsigned long long)buf);
-		if (sp->obj[slab_obj_index(mc->kc, sp, buf)].live)
-			return sim_fail(err, "magazine %s: %s holds %#llx, which is allocated",
-					mc->kc->name, where, (unsigned long long)buf);
-		waiting[(int)(intptr_t)sp->priv]++;
-	}
+	for (int i = 0; i < nrounds; i++)
+		if (sb_check_held(&mc->sc, mp->mag_round[i], where, err) < 0)
+			return -1;
 	return 0;
 }
 
-/* The slab layer's books: each partial slab in its weight's bin at or below top, each
- * complete slab full, and the counts agree with nr_partial, nr_complete and nall. */
-static int check_slab_lists(struct mcache *mc, struct sim_err *err)
+/* Every CPU's loaded and previous magazines: present exactly when they
+ * have rounds (-1: none), of the CPU's magazine type, their rounds held. */
+static int hold_cpu_magazines(struct mag *m, struct mcache *mc, struct sim_err *err)
 {
-	unsigned long partial = 0, complete = 0;
-	for (int b = 0; b <= (int)mc->chunks; b++) {
-		struct page *sp;
-		list_for_each_entry(sp, &mc->bins[b], lru) {
-			if (sp->inuse == 0 || sp->inuse >= mc->chunks ||
-			    slab_weight(mc, sp->inuse) != (unsigned int)b || b > mc->top ||
-			    ++partial > (unsigned long)mc->nall)
-				return sim_fail(err, "magazine %s: slab pfn %llu (%u of %u in use) is "
-						"in partial bin %d (top %d)", mc->kc->name,
-						(unsigned long long)sp->pfn, sp->inuse, mc->chunks, b,
-						mc->top);
-		}
-	}
-	struct page *sp;
-	list_for_each_entry(sp, &mc->complete, lru)
-		if (sp->inuse != mc->chunks || ++complete > (unsigned long)mc->nall)
-			return sim_fail(err, "magazine %s: slab pfn %llu on the complete list has %u "
-					"of %u in use", mc->kc->name, (unsigned long long)sp->pfn,
-					sp->inuse, mc->chunks);
-	if (partial != mc->nr_partial || complete != mc->nr_complete ||
-	    partial + complete != (unsigned long)mc->nall)
-		return sim_fail(err, "magazine %s: %lu partial and %lu complete slabs listed, "
-				"counted %lu and %lu, %d exist", mc->kc->name, partial, complete,
-				mc->nr_partial, mc->nr_complete, mc->nall);
-	return 0;
-}
-
-/* The invariants: the slab lists; every CPU's magazines and the depot's
- * (counts, sizes, rounds that are free buffers of this cache), each free
- * buffer in exactly one place (slab_check_pages); a magazine cache holds
- * exactly the magazines that exist. */
-static int mag_check(void *state, struct kmem_cache *kc, struct sim_err *err)
-{
-	struct mag *m = state;
-	struct mcache *mc = kc->priv;
-	if (check_slab_lists(mc, err) < 0)
-		return -1;
-	uint32_t *waiting = calloc((size_t)mc->nall + 1, sizeof(*waiting));
-	if (!waiting)
-		host_oom(__func__);
-	int rc = 0;
-	for (int c = 0; c < m->ncpus && rc == 0; c++) {
+	char where[48];
+	for (int c = 0; c < m->ncpus; c++) {
 		struct kmem_cpu_cache *ccp = &mc->cpu[c];
 		if (!ccp->cc_loaded != (ccp->cc_rounds == -1) ||
 		    !ccp->cc_ploaded != (ccp->cc_prounds == -1) ||
 		    (ccp->cc_loaded && ccp->cc_loaded->mt != ccp->cc_magtype) ||
 		    (ccp->cc_ploaded && ccp->cc_ploaded->mt != ccp->cc_magtype))
-			rc = sim_fail(err, "magazine %s: CPU %d's magazines disagree with its "
-				      "rounds (%d, %d)", kc->name, c, ccp->cc_rounds, ccp->cc_prounds);
-		if (rc == 0 && ccp->cc_loaded)
-			rc = count_rounds(m, mc, ccp->cc_loaded, ccp->cc_rounds, waiting,
-					  "a loaded magazine", err);
-		if (rc == 0 && ccp->cc_ploaded)
-			rc = count_rounds(m, mc, ccp->cc_ploaded, ccp->cc_prounds, waiting,
-					  "a previous magazine", err);
+			return sim_fail(err, "magazine %s: CPU %d's magazines disagree with its "
+					"rounds (%d, %d)", mc->kc->name, c, ccp->cc_rounds,
+					ccp->cc_prounds);
+		snprintf(where, sizeof(where), "CPU %d's loaded magazine", c);
+		if (ccp->cc_loaded && hold_rounds(mc, ccp->cc_loaded, ccp->cc_rounds, where, err) < 0)
+			return -1;
+		snprintf(where, sizeof(where), "CPU %d's previous magazine", c);
+		if (ccp->cc_ploaded && hold_rounds(mc, ccp->cc_ploaded, ccp->cc_prounds, where,
+						   err) < 0)
+			return -1;
 	}
+	return 0;
+}
+
+/* The depot's lists: their lengths against ml_total (and ml_min within
+ * it), every magazine of the cache's type, a full one's rounds held. */
+static int hold_depot(struct mcache *mc, struct sim_err *err)
+{
 	struct kmem_maglist *lists[2] = { &mc->full, &mc->empty };
-	for (int l = 0; l < 2 && rc == 0; l++) {
+	for (int l = 0; l < 2; l++) {
 		if (maglist_length(lists[l]) != lists[l]->ml_total || lists[l]->ml_min > lists[l]->ml_total)
-			rc = sim_fail(err, "magazine %s: the depot's %s list holds %ld magazines, "
-				      "ml_total %ld, ml_min %ld", kc->name, l ? "empty" : "full",
-				      maglist_length(lists[l]), lists[l]->ml_total, lists[l]->ml_min);
-		for (struct kmem_magazine *mp = lists[l]->ml_list; mp && rc == 0; mp = mp->mag_next)
+			return sim_fail(err, "magazine %s: the depot's %s list holds %ld magazines, "
+					"ml_total %ld, ml_min %ld", mc->kc->name, l ? "empty" : "full",
+					maglist_length(lists[l]), lists[l]->ml_total, lists[l]->ml_min);
+		for (struct kmem_magazine *mp = lists[l]->ml_list; mp; mp = mp->mag_next)
 			if (mp->mt != mc->magtype)
-				rc = sim_fail(err, "magazine %s: the depot holds a magazine of %d "
-					      "rounds, the cache's are %d", kc->name,
-					      kmem_magtype[mp->mt].magsize,
-					      kmem_magtype[mc->magtype].magsize);
-			else
-				rc = count_rounds(m, mc, mp, l ? 0 : kmem_magtype[mp->mt].magsize,
-						  waiting, "the depot", err);
+				return sim_fail(err, "magazine %s: the depot holds a magazine of %d "
+						"rounds, the cache's are %d", mc->kc->name,
+						kmem_magtype[mp->mt].magsize,
+						kmem_magtype[mc->magtype].magsize);
+			else if (hold_rounds(mc, mp, l ? 0 : kmem_magtype[mp->mt].magsize,
+					     "the depot", err) < 0)
+				return -1;
 	}
-	if (rc == 0)
-		rc = slab_check_pages(kc, kc->live, mc->all, mc->nall, waiting, "magazine", "magazines",
-				      err);
-	if (rc == 0 && mc->is_magcache >= 0 && kc->live != m->nmag[mc->is_magcache])
-		rc = sim_fail(err, "magazine %s: %llu objects allocated but %llu magazines of %d "
-			      "rounds exist", kc->name, (unsigned long long)kc->live,
-			      (unsigned long long)m->nmag[mc->is_magcache],
-			      kmem_magtype[mc->is_magcache].magsize);
-	free(waiting);
-	return rc;
+	return 0;
+}
+
+/* The blocks' check (the slab layer's bins and complete list, each free
+ * buffer in exactly one place) with every magazine's rounds held; a
+ * magazine cache holds exactly the magazines that exist. */
+static int mag_check(void *state, struct kmem_cache *kc, struct sim_err *err)
+{
+	struct mag *m = state;
+	struct mcache *mc = kc->priv;
+	if (sb_check_begin(&mc->sc, err) < 0 || hold_cpu_magazines(m, mc, err) < 0 ||
+	    hold_depot(mc, err) < 0 || sb_check_end(&mc->sc, "magazines", err) < 0)
+		return -1;
+	if (mc->is_magcache >= 0 && kc->live != m->nmag[mc->is_magcache])
+		return sim_fail(err, "magazine %s: %llu objects allocated but %llu magazines of %d "
+				"rounds exist", kc->name, (unsigned long long)kc->live,
+				(unsigned long long)m->nmag[mc->is_magcache],
+				kmem_magtype[mc->is_magcache].magsize);
+	return 0;
 }
 
 /* --- the policy --- */
@@ -992,8 +867,9 @@ static int mag_create(struct kernel *k, const struct param_set *ps, void **state
 	const struct cost_ref costs[] = {	/* SLAB's paths, one for one (the header) */
 		{ "slab.alloc_hit", &m->cost_alloc },	  { "slab.free_hit", &m->cost_free },
 		{ "slab.free_block", &m->cost_list },	  { "slab.per_object", &m->cost_per_object },
-		{ "slab.grow", &m->cost_grow },	  { "slab.init_per_object", &m->cost_init_object },
-		{ "slab.destroy", &m->cost_destroy },	  { "slab.reap", &m->cost_update },
+		{ "slab.grow", &m->slab_cost.grow },
+		{ "slab.init_per_object", &m->slab_cost.init_object },
+		{ "slab.destroy", &m->slab_cost.destroy },	  { "slab.reap", &m->cost_update },
 	};
 	if (machine_costs(k->m, costs, ARRAY_SIZE(costs), err) < 0) {
 		free(m);
@@ -1002,7 +878,7 @@ static int mag_create(struct kernel *k, const struct param_set *ps, void **state
 	struct profile *p = &k->eng->prof;
 	m->sym_slab_alloc = profile_sym(p, "kmem_slab_alloc", SYM_SLAB);
 	m->sym_slab_free = profile_sym(p, "kmem_slab_free", SYM_SLAB);
-	m->sym_slab_create = profile_sym(p, "kmem_slab_create", SYM_SLAB);
+	m->slab_cost.sym_grow = profile_sym(p, "kmem_slab_create", SYM_SLAB);
 	m->sym_depot_alloc = profile_sym(p, "kmem_depot_alloc", SYM_SLAB);
 	m->sym_depot_free = profile_sym(p, "kmem_depot_free", SYM_SLAB);
 	m->sym_mag_alloc = profile_sym(p, "kmem_cpucache_magazine_alloc", SYM_SLAB);
@@ -1041,8 +917,7 @@ static void mag_destroy(void *state)
 		free_magazine_list(mc->full.ml_list);
 		free_magazine_list(mc->empty.ml_list);
 		free(mc->cpu);
-		free(mc->bins);
-		free(mc->all);
+		sb_cache_destroy(&mc->sc);
 		free(mc);
 	}
 	for (int t = 0; t < NR_MAGTYPES; t++)
