@@ -22,7 +22,10 @@
  * API (kmem_cache_prefill_sheaf) and kfree_rcu's sheaves are not modelled.
  * Sheaf paths charge the slub.* costs of the paths they replace: the
  * fast paths for a sheaf's pop and push, slub.list_op for a barn move,
- * slub.per_object for each object refilled or flushed. */
+ * slub.per_object for each object refilled or flushed. The sheaves and
+ * barns are SLUB's own, not the blocks' arrays: a sheaf is a kmalloc'ed
+ * object whose slots are that object's lines, not an array with a line of
+ * its own. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -618,43 +621,37 @@ static int cmp_kaddr(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-bool slub_sheaves_hold(const kaddr_t *held, size_t nheld, kaddr_t obj)
+bool slub_sheaves_have(const kaddr_t *held, size_t nheld, kaddr_t obj)
 {
 	return nheld && bsearch(&obj, held, nheld, sizeof(*held), cmp_kaddr);
 }
 
-/* Count a sheaf's objects against their slabs. */
-static int count_sheaf(struct slub *sl, struct slub_cache *s, const struct slab_sheaf *sh,
-		       uint32_t *waiting, struct held *h, const char *where, struct sim_err *err)
+/* A sheaf's objects held as the blocks' check holds them, and into the
+ * held set. */
+static int count_sheaf(struct slub_cache *s, const struct slab_sheaf *sh, struct held *h,
+		       const char *where, struct sim_err *err)
 {
 	if (sh->capacity != s->sheaf_capacity || sh->size > sh->capacity)
 		return sim_fail(err, "slub %s: %s holds %u objects in a sheaf of %u (the cache's "
 				"capacity is %u)", s->kc->name, where, sh->size, sh->capacity,
 				s->sheaf_capacity);
 	for (unsigned int i = 0; i < sh->size; i++) {
-		struct page *page = virt_to_head_page(&sl->k->pa, sh->objects[i]);
-		if (!page || page->slab != s->kc || !(page->flags & PG_slab))
-			return sim_fail(err, "slub %s: %s holds %#llx, not an object of this cache",
-					s->kc->name, where, (unsigned long long)sh->objects[i]);
-		if (page->obj[slab_obj_index(s->kc, page, sh->objects[i])].live)
-			return sim_fail(err, "slub %s: %s holds %#llx, which is allocated",
-					s->kc->name, where, (unsigned long long)sh->objects[i]);
-		waiting[(uintptr_t)page->priv]++;
+		if (sb_check_held(&s->sc, sh->objects[i], where, err) < 0)
+			return -1;
 		hold(h, sh->objects[i]);
 	}
 	return 0;
 }
 
-/* Every CPU's main and spare sheaf and every barn's sheaves counted against their slabs
- * and into the held set; each barn's nr_full and nr_empty checked against its lists. */
-static int sheaves_waiting(struct slub *sl, struct slub_cache *s, uint32_t *waiting,
-			   struct held *h, struct sim_err *err)
+/* Every CPU's main and spare sheaf and every barn's sheaves held and into the held set;
+ * each barn's nr_full and nr_empty checked against its lists. */
+static int hold_sheaves(struct slub *sl, struct slub_cache *s, struct held *h,
+			   struct sim_err *err)
 {
 	for (int cpu = 0; cpu < sl->k->m->ncpus; cpu++) {
 		const struct slub_percpu_sheaves *pcs = &s->pcs[cpu];
-		if ((pcs->main && count_sheaf(sl, s, pcs->main, waiting, h, "a main sheaf", err) < 0) ||
-		    (pcs->spare &&
-		     count_sheaf(sl, s, pcs->spare, waiting, h, "a spare sheaf", err) < 0))
+		if ((pcs->main && count_sheaf(s, pcs->main, h, "a main sheaf", err) < 0) ||
+		    (pcs->spare && count_sheaf(s, pcs->spare, h, "a spare sheaf", err) < 0))
 			return -1;
 		if (pcs->spare && !pcs->main)
 			return sim_fail(err, "slub %s: CPU %d has a spare sheaf but no main one",
@@ -665,7 +662,7 @@ static int sheaves_waiting(struct slub *sl, struct slub_cache *s, uint32_t *wait
 		unsigned int nfull = 0, nempty = 0;
 		for (const struct slab_sheaf *sh = barn->sheaves_full; sh; sh = sh->next) {
 			if (++nfull > barn->nr_full ||
-			    count_sheaf(sl, s, sh, waiting, h, "a full sheaf in the barn", err) < 0)
+			    count_sheaf(s, sh, h, "a full sheaf in the barn", err) < 0)
 				return nfull > barn->nr_full ? sim_fail(err, "slub %s: node %d's barn "
 					"lists more full sheaves than nr_full = %u", s->kc->name,
 					nid, barn->nr_full) : -1;
@@ -683,15 +680,15 @@ static int sheaves_waiting(struct slub *sl, struct slub_cache *s, uint32_t *wait
 	return 0;
 }
 
-int slub_sheaves_waiting(struct slub *sl, struct slub_cache *s, uint32_t *waiting,
-			 kaddr_t **held, size_t *nheld, struct sim_err *err)
+int slub_sheaves_hold(struct slub *sl, struct slub_cache *s, kaddr_t **held, size_t *nheld,
+		      struct sim_err *err)
 {
 	struct held h = { NULL, 0, 0 };
 	*held = NULL;
 	*nheld = 0;
 	if (!s->pcs)
 		return 0;
-	int rc = sheaves_waiting(sl, s, waiting, &h, err);
+	int rc = hold_sheaves(sl, s, &h, err);
 	if (h.n)
 		qsort(h.v, h.n, sizeof(*h.v), cmp_kaddr);
 	for (size_t i = 1; i < h.n && rc == 0; i++)
