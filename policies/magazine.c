@@ -39,10 +39,10 @@
  * On the blocks (slab_blocks.h): the slab layer is an sb_cache with one
  * owner for the cache (cache_lock on its line in kmem_cache_t), partial
  * slabs in bins, complete slabs on its full list, empty ones freed at
- * once; slabs grow and go with sb_new_slab and sb_free_slab. The magazines
- * and the depot are its own: a magazine's rounds live in a kmem_magazine_N
- * object, each round on that object's lines, not in an sb_array with a
- * line of its own. */
+ * once; slabs grow and go with sb_new_slab and sb_free_slab. Each
+ * magazine's rounds are an sb_array living in its kmem_magazine_N object
+ * (each round on that object's line, the CPU's cc_rounds the loaded one's
+ * count). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,13 +85,13 @@ static const char *const kmem_stat_name[NR_KMEM_STATS] = {
 	"empty_magazines", "buf_avail", "reap", "magazine_resize",
 };
 
-/* kmem_magazine_t: a kmem_magazine_N object; its rounds are kept here. */
+/* kmem_magazine_t: a kmem_magazine_N object. Its rounds are the blocks'
+ * array living in that object (mag_round[] is a.obj, after the mag_next
+ * word; a.avail rounds, a.limit its magtype's magsize). */
 struct kmem_magazine {
+	struct sb_array a;
 	struct kmem_magazine *mag_next;	/* depot list, in the object's first word */
-	kaddr_t addr;			/* the object */
-	struct page *page;		/* its slab page, for its lines */
 	int mt;				/* its magtype */
-	kaddr_t mag_round[];
 };
 
 struct kmem_maglist {
@@ -103,8 +103,8 @@ struct kmem_maglist {
 /* kmem_cpu_cache_t: one CPU's magazines (cc_lock and the fields: one line). */
 struct kmem_cpu_cache {
 	struct hw_line cc_line;
-	struct kmem_magazine *cc_loaded, *cc_ploaded;
-	int cc_rounds, cc_prounds, cc_magsize;	/* -1: no magazine */
+	struct kmem_magazine *cc_loaded, *cc_ploaded;	/* cc_rounds: their a.avail */
+	int cc_magsize;
 	int cc_magtype;			/* the magtype its magazines are of */
 	uint64_t cc_alloc, cc_free;
 };
@@ -258,13 +258,18 @@ static void kmem_slab_free(struct mag *m, struct sim_cpu *cpu, struct mcache *mc
 
 /* --- magazines --- */
 
-/* Word `w` of a magazine (0: mag_next, 1..: the rounds). */
-static void mag_touch(struct mag *m, struct sim_cpu *cpu, struct kmem_magazine *mp, int w,
+/* cc_rounds and cc_prounds: the rounds of a CPU's loaded or previous
+ * magazine, -1 if it has none. */
+static inline int rounds(const struct kmem_magazine *mp)
+{
+	return mp ? (int)mp->a.avail : -1;
+}
+
+/* Round `slot` of a magazine (-1: its mag_next word), on the object's line. */
+static void mag_touch(struct mag *m, struct sim_cpu *cpu, struct kmem_magazine *mp, int slot,
 		      bool write)
 {
-	kaddr_t a = mp->addr + (kaddr_t)w * WORD;
-	uint64_t off = a - page_address(mp->page);
-	hw_obj_access(m->hw, cpu, &mp->page->cl[off >> 6], a >> 6, 1, write, mp->page->nid);
+	sb_array_slot_touch(m->hw, cpu, &mp->a, slot, write);
 }
 
 /* kmem_cache_alloc(mt_cache, KM_NOSLEEP): a new empty magazine of type mt. */
@@ -276,28 +281,29 @@ static struct kmem_magazine *kmem_magazine_alloc(struct mag *m, struct sim_cpu *
 	struct kmem_magazine *mp = m->pool[mt];
 	if (mp)
 		m->pool[mt] = mp->mag_next;
-	else if (!(mp = malloc(sizeof(*mp) + (size_t)kmem_magtype[mt].magsize * sizeof(kaddr_t))))
+	else if (!(mp = malloc(sizeof(*mp))) ||
+		 sb_array_init(&mp->a, m->hw, 0, (unsigned int)kmem_magtype[mt].magsize) < 0)
 		host_oom(__func__);
+	sb_array_in_object(&mp->a, &m->k->pa, addr, WORD);	/* after mag_next */
 	mp->mag_next = NULL;
-	mp->addr = addr;
-	mp->page = virt_to_head_page(&m->k->pa, addr);
 	mp->mt = mt;
 	m->nmag[mt]++;
 	return mp;
 }
 
-/* kmem_magazine_destroy(): its first `nrounds` rounds back to the slab
- * layer, the magazine to its own cache. */
+/* kmem_magazine_destroy(): its rounds back to the slab layer, the
+ * magazine to its own cache. */
 static void kmem_magazine_destroy(struct mag *m, struct sim_cpu *cpu, struct mcache *mc,
-				  struct kmem_magazine *mp, int nrounds)
+				  struct kmem_magazine *mp)
 {
 	int psym = sym_enter(cpu, m->sym_mag_destroy);
-	for (int i = 0; i < nrounds; i++) {
-		mag_touch(m, cpu, mp, i + 1, false);
-		kmem_slab_free(m, cpu, mc, mp->mag_round[i]);
+	for (unsigned int i = 0; i < mp->a.avail; i++) {
+		mag_touch(m, cpu, mp, (int)i, false);
+		kmem_slab_free(m, cpu, mc, mp->a.obj[i]);
 	}
+	mp->a.avail = 0;
 	int mt = mp->mt;
-	kaddr_t addr = mp->addr;
+	kaddr_t addr = mp->a.addr;
 	mp->mag_next = m->pool[mt];
 	m->pool[mt] = mp;
 	m->nmag[mt]--;
@@ -325,7 +331,7 @@ static struct kmem_magazine *kmem_depot_alloc(struct mag *m, struct sim_cpu *cpu
 	hw_read(m->hw, cpu, &mc->depot_line);
 	struct kmem_magazine *mp = mlp->ml_list;
 	if (mp) {
-		mag_touch(m, cpu, mp, 0, false);	/* mp->mag_next */
+		mag_touch(m, cpu, mp, -1, false);	/* mp->mag_next */
 		mlp->ml_list = mp->mag_next;
 		if (--mlp->ml_total < mlp->ml_min)
 			mlp->ml_min = mlp->ml_total;
@@ -347,12 +353,11 @@ static void kmem_depot_free(struct mag *m, struct sim_cpu *cpu, struct mcache *m
 	depot_lock(m, cpu, mc, false);
 	if (mp->mt != mc->magtype) {
 		hw_spin_unlock(m->hw, cpu, &mc->depot_lock);
-		kmem_magazine_destroy(m, cpu, mc, mp,
-				      mlp == &mc->full ? kmem_magtype[mp->mt].magsize : 0);
+		kmem_magazine_destroy(m, cpu, mc, mp);
 		sym_exit(cpu, psym);
 		return;
 	}
-	mag_touch(m, cpu, mp, 0, true);
+	mag_touch(m, cpu, mp, -1, true);
 	mp->mag_next = mlp->ml_list;
 	mlp->ml_list = mp;
 	mlp->ml_total++;
@@ -362,13 +367,11 @@ static void kmem_depot_free(struct mag *m, struct sim_cpu *cpu, struct mcache *m
 }
 
 /* kmem_cpu_reload(): mp becomes the loaded magazine, the loaded one the
- * previous. */
-static void kmem_cpu_reload(struct kmem_cpu_cache *ccp, struct kmem_magazine *mp, int rounds)
+ * previous (each with its rounds). */
+static void kmem_cpu_reload(struct kmem_cpu_cache *ccp, struct kmem_magazine *mp)
 {
 	ccp->cc_ploaded = ccp->cc_loaded;
-	ccp->cc_prounds = ccp->cc_rounds;
 	ccp->cc_loaded = mp;
-	ccp->cc_rounds = rounds;
 }
 
 /* The CPU's part of kmem_cache_magazine_purge() and _enable() after a
@@ -377,15 +380,13 @@ static void cpu_magazine_purge(struct mag *m, struct sim_cpu *cpu, struct mcache
 			       struct kmem_cpu_cache *ccp)
 {
 	struct kmem_magazine *mp = ccp->cc_loaded, *pmp = ccp->cc_ploaded;
-	int rounds = ccp->cc_rounds, prounds = ccp->cc_prounds;
 	ccp->cc_loaded = ccp->cc_ploaded = NULL;
-	ccp->cc_rounds = ccp->cc_prounds = -1;
 	ccp->cc_magtype = mc->magtype;
 	ccp->cc_magsize = mc->magtype >= 0 ? kmem_magtype[mc->magtype].magsize : 0;
 	if (mp)
-		kmem_magazine_destroy(m, cpu, mc, mp, rounds);
+		kmem_magazine_destroy(m, cpu, mc, mp);
 	if (pmp)
-		kmem_magazine_destroy(m, cpu, mc, pmp, prounds);
+		kmem_magazine_destroy(m, cpu, mc, pmp);
 }
 
 /* cc_lock: mutex_enter, a locked op on the CPU's own line. */
@@ -410,14 +411,14 @@ static kaddr_t mag_alloc(void *state, struct kmem_cache *kc, struct sim_cpu *cpu
 			cpu_magazine_purge(m, cpu, mc, ccp);
 			continue;
 		}
-		if (ccp->cc_rounds > 0) {
-			kaddr_t buf = ccp->cc_loaded->mag_round[--ccp->cc_rounds];
-			mag_touch(m, cpu, ccp->cc_loaded, ccp->cc_rounds + 1, false);
+		if (rounds(ccp->cc_loaded) > 0) {
+			kaddr_t buf = sb_array_pop(&ccp->cc_loaded->a);
+			mag_touch(m, cpu, ccp->cc_loaded, (int)ccp->cc_loaded->a.avail, false);
 			ccp->cc_alloc++;
 			return buf;
 		}
-		if (ccp->cc_prounds > 0) {
-			kmem_cpu_reload(ccp, ccp->cc_ploaded, ccp->cc_prounds);
+		if (rounds(ccp->cc_ploaded) > 0) {
+			kmem_cpu_reload(ccp, ccp->cc_ploaded);
 			continue;
 		}
 		if (ccp->cc_magsize == 0)
@@ -430,7 +431,7 @@ static kaddr_t mag_alloc(void *state, struct kmem_cache *kc, struct sim_cpu *cpu
 			continue;
 		}
 		struct kmem_magazine *emp = ccp->cc_ploaded;	/* empty, or NULL */
-		kmem_cpu_reload(ccp, fmp, kmem_magtype[fmp->mt].magsize);
+		kmem_cpu_reload(ccp, fmp);	/* full: magsize rounds */
 		if (emp)	/* after the reload: what it calls may use this cache */
 			kmem_depot_free(m, cpu, mc, &mc->empty, emp);
 	}
@@ -449,7 +450,7 @@ static bool cpucache_magazine_alloc(struct mag *m, struct sim_cpu *cpu, struct m
 			return true;
 		}
 		struct kmem_magazine *fmp = ccp->cc_ploaded;	/* full, or NULL */
-		kmem_cpu_reload(ccp, emp, 0);
+		kmem_cpu_reload(ccp, emp);	/* empty */
 		if (fmp)
 			kmem_depot_free(m, cpu, mc, &mc->full, fmp);
 		return true;
@@ -461,7 +462,7 @@ static bool cpucache_magazine_alloc(struct mag *m, struct sim_cpu *cpu, struct m
 	if (!emp)
 		return false;
 	if (ccp->cc_magsize != kmem_magtype[mt].magsize || mt != mc->magtype)
-		kmem_magazine_destroy(m, cpu, mc, emp, 0);	/* resized meanwhile */
+		kmem_magazine_destroy(m, cpu, mc, emp);	/* resized meanwhile */
 	else
 		kmem_depot_free(m, cpu, mc, &mc->empty, emp);
 	return true;
@@ -480,14 +481,14 @@ static void mag_free(void *state, struct kmem_cache *kc, struct sim_cpu *cpu, ka
 			cpu_magazine_purge(m, cpu, mc, ccp);
 			continue;
 		}
-		if ((unsigned int)ccp->cc_rounds < (unsigned int)ccp->cc_magsize) {
-			ccp->cc_loaded->mag_round[ccp->cc_rounds++] = buf;
-			mag_touch(m, cpu, ccp->cc_loaded, ccp->cc_rounds, true);
+		if ((unsigned int)rounds(ccp->cc_loaded) < (unsigned int)ccp->cc_magsize) {
+			sb_array_push(&ccp->cc_loaded->a, buf);
+			mag_touch(m, cpu, ccp->cc_loaded, (int)ccp->cc_loaded->a.avail - 1, true);
 			ccp->cc_free++;
 			return;
 		}
-		if (ccp->cc_prounds == 0) {
-			kmem_cpu_reload(ccp, ccp->cc_ploaded, ccp->cc_prounds);
+		if (rounds(ccp->cc_ploaded) == 0) {
+			kmem_cpu_reload(ccp, ccp->cc_ploaded);
 			continue;
 		}
 		if (ccp->cc_magsize == 0 || !cpucache_magazine_alloc(m, cpu, mc, ccp))
@@ -517,7 +518,7 @@ static bool kmem_depot_ws_reap(struct mag *m, struct sim_cpu *cpu, struct mcache
 			: lists[l]->ml_min;
 		struct kmem_magazine *mp;
 		while (reap-- > 0 && (mp = kmem_depot_alloc(m, cpu, mc, lists[l]))) {
-			kmem_magazine_destroy(m, cpu, mc, mp, l ? 0 : kmem_magtype[mp->mt].magsize);
+			kmem_magazine_destroy(m, cpu, mc, mp);
 			any = true;
 		}
 	}
@@ -559,11 +560,11 @@ static bool kmem_update(struct housekeeping *h, struct task *cur)
 		hw_spin_unlock(m->hw, cpu, &mc->depot_lock);
 		for (struct kmem_magazine *mp; (mp = full) != NULL; progress = true) {
 			full = mp->mag_next;
-			kmem_magazine_destroy(m, cpu, mc, mp, kmem_magtype[mp->mt].magsize);
+			kmem_magazine_destroy(m, cpu, mc, mp);
 		}
 		for (struct kmem_magazine *mp; (mp = empty) != NULL; progress = true) {
 			empty = mp->mag_next;
-			kmem_magazine_destroy(m, cpu, mc, mp, 0);
+			kmem_magazine_destroy(m, cpu, mc, mp);
 		}
 		if (m->reap_on_update && !resize) {
 			mc->stat[ST_REAP]++;
@@ -689,7 +690,6 @@ static struct kmem_cache *mag_cache_create(void *state, struct kmem_cache *kc,
 	for (int c = 0; c < m->ncpus; c++) {
 		struct kmem_cpu_cache *ccp = &mc->cpu[c];
 		hw_line_init(m->hw, &ccp->cc_line, 0);	/* cache_cpu[] is in kmem_cache_t */
-		ccp->cc_rounds = ccp->cc_prounds = -1;
 		ccp->cc_magtype = mc->magtype;
 		ccp->cc_magsize = mc->magtype >= 0 ? kmem_magtype[mc->magtype].magsize : 0;
 	}
@@ -733,8 +733,8 @@ static void mag_cache_info(void *state, struct kmem_cache *kc, struct cache_info
 		const struct kmem_cpu_cache *ccp = &mc->cpu[c];
 		v[ST_ALLOC] += ccp->cc_alloc;
 		v[ST_FREE] += ccp->cc_free;
-		v[ST_BUF_AVAIL] += (uint64_t)(ccp->cc_rounds > 0 ? ccp->cc_rounds : 0) +
-			(uint64_t)(ccp->cc_prounds > 0 ? ccp->cc_prounds : 0);
+		v[ST_BUF_AVAIL] += (uint64_t)(rounds(ccp->cc_loaded) > 0 ? rounds(ccp->cc_loaded) : 0) +
+			(uint64_t)(rounds(ccp->cc_ploaded) > 0 ? rounds(ccp->cc_ploaded) : 0);
 	}
 	/* kmem_cache_kstat_update(): alloc and free count the depot's magazine
 	 * exchanges too; buf_avail is every free buffer: rounds, full depot
@@ -760,47 +760,45 @@ static void mag_cache_info(void *state, struct kmem_cache *kc, struct cache_info
 		(uint64_t)kmem_magtype[mc->magtype].magsize : 0 };
 }
 
-/* A magazine's rounds held as the blocks' check holds them: its own
- * count within its size, each round a free buffer of this cache. */
-static int hold_rounds(struct mcache *mc, const struct kmem_magazine *mp, int nrounds,
-		       const char *where, struct sim_err *err)
+/* A magazine's rounds held as the blocks' check holds them (at most its
+ * size, each a free buffer of this cache); `want` is the rounds it must
+ * have, -1 any. */
+static int hold_rounds(struct mcache *mc, struct kmem_magazine *mp, int want, const char *where,
+		       struct sim_err *err)
 {
-	if (nrounds < 0 || nrounds > kmem_magtype[mp->mt].magsize)
+	int n = (int)mp->a.avail, size = kmem_magtype[mp->mt].magsize;
+	if ((want >= 0 && n != want) || (int)mp->a.limit != size)
 		return sim_fail(err, "magazine %s: %s holds %d rounds in a magazine of %d",
-				mc->kc->name, where, nrounds, kmem_magtype[mp->mt].magsize);
-	for (int i = 0; i < nrounds; i++)
-		if (sb_check_held(&mc->sc, mp->mag_round[i], where, err) < 0)
-			return -1;
-	return 0;
+				mc->kc->name, where, n, size);
+	return sb_check_array(&mc->sc, &mp->a, where, err);
 }
 
-/* Every CPU's loaded and previous magazines: present exactly when they
- * have rounds (-1: none), of the CPU's magazine type, their rounds held. */
+/* Every CPU's loaded and previous magazines: of the CPU's magazine type,
+ * the previous one full or empty, their rounds held. */
 static int hold_cpu_magazines(struct mag *m, struct mcache *mc, struct sim_err *err)
 {
 	char where[48];
 	for (int c = 0; c < m->ncpus; c++) {
 		struct kmem_cpu_cache *ccp = &mc->cpu[c];
-		if (!ccp->cc_loaded != (ccp->cc_rounds == -1) ||
-		    !ccp->cc_ploaded != (ccp->cc_prounds == -1) ||
-		    (ccp->cc_loaded && ccp->cc_loaded->mt != ccp->cc_magtype) ||
-		    (ccp->cc_ploaded && ccp->cc_ploaded->mt != ccp->cc_magtype))
+		if ((ccp->cc_loaded && ccp->cc_loaded->mt != ccp->cc_magtype) ||
+		    (ccp->cc_ploaded && ccp->cc_ploaded->mt != ccp->cc_magtype) ||
+		    (rounds(ccp->cc_ploaded) > 0 && rounds(ccp->cc_ploaded) != ccp->cc_magsize))
 			return sim_fail(err, "magazine %s: CPU %d's magazines disagree with its "
-					"rounds (%d, %d)", mc->kc->name, c, ccp->cc_rounds,
-					ccp->cc_prounds);
+					"magazine type or rounds (%d, %d of %d)", mc->kc->name, c,
+					rounds(ccp->cc_loaded), rounds(ccp->cc_ploaded), ccp->cc_magsize);
 		snprintf(where, sizeof(where), "CPU %d's loaded magazine", c);
-		if (ccp->cc_loaded && hold_rounds(mc, ccp->cc_loaded, ccp->cc_rounds, where, err) < 0)
+		if (ccp->cc_loaded && hold_rounds(mc, ccp->cc_loaded, -1, where, err) < 0)
 			return -1;
 		snprintf(where, sizeof(where), "CPU %d's previous magazine", c);
-		if (ccp->cc_ploaded && hold_rounds(mc, ccp->cc_ploaded, ccp->cc_prounds, where,
-						   err) < 0)
+		if (ccp->cc_ploaded && hold_rounds(mc, ccp->cc_ploaded, -1, where, err) < 0)
 			return -1;
 	}
 	return 0;
 }
 
 /* The depot's lists: their lengths against ml_total (and ml_min within
- * it), every magazine of the cache's type, a full one's rounds held. */
+ * it), every magazine of the cache's type, the full ones full (their
+ * rounds held) and the empty ones empty. */
 static int hold_depot(struct mcache *mc, struct sim_err *err)
 {
 	struct kmem_maglist *lists[2] = { &mc->full, &mc->empty };
@@ -816,7 +814,8 @@ static int hold_depot(struct mcache *mc, struct sim_err *err)
 						kmem_magtype[mp->mt].magsize,
 						kmem_magtype[mc->magtype].magsize);
 			else if (hold_rounds(mc, mp, l ? 0 : kmem_magtype[mp->mt].magsize,
-					     "the depot", err) < 0)
+					     l ? "the depot's empty list" : "the depot's full list",
+					     err) < 0)
 				return -1;
 	}
 	return 0;
@@ -893,12 +892,20 @@ static int mag_create(struct kernel *k, const struct param_set *ps, void **state
 	return 0;
 }
 
+/* A magazine's host record and its rounds' array freed (NULL: nothing). */
+static void free_magazine(struct kmem_magazine *mp)
+{
+	if (mp)
+		sb_array_destroy(&mp->a);
+	free(mp);
+}
+
 /* The host records of a chain of magazines (a depot list, the pool) freed. */
 static void free_magazine_list(struct kmem_magazine *mp)
 {
 	while (mp) {
 		struct kmem_magazine *next = mp->mag_next;
-		free(mp);
+		free_magazine(mp);
 		mp = next;
 	}
 }
@@ -911,8 +918,8 @@ static void mag_destroy(void *state)
 	for (int i = 0; i < m->ncaches; i++) {
 		struct mcache *mc = m->caches[i];
 		for (int c = 0; c < m->ncpus; c++) {
-			free(mc->cpu[c].cc_loaded);
-			free(mc->cpu[c].cc_ploaded);
+			free_magazine(mc->cpu[c].cc_loaded);
+			free_magazine(mc->cpu[c].cc_ploaded);
 		}
 		free_magazine_list(mc->full.ml_list);
 		free_magazine_list(mc->empty.ml_list);

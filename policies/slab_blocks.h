@@ -251,11 +251,17 @@ void sb_put_objects(struct sb_cache *sc, struct sim_cpu *cpu, const kaddr_t *obj
 /* SLAB's array_cache (per CPU, shared by a node, alien: for another node's
  * objects), a design's per-CPU stack or batch: obj[0] is the oldest,
  * obj[avail - 1] the newest. Its header and hot end are one cache line,
- * written by every use (sb_array_touch), as SLAB's array_cache is. */
+ * written by every use (sb_array_touch), as SLAB's array_cache is. An
+ * array that lives in a slab object (a magazine, a sheaf:
+ * sb_array_in_object) is on that object's lines instead: its header at
+ * the object's start, slot i `header` bytes on, a word each. */
 struct sb_array {
 	kaddr_t *obj;
 	unsigned int avail, limit;
-	struct hw_line line;
+	struct hw_line line;		/* its own line, unless it lives in an object */
+	kaddr_t addr;			/* the object it lives in, 0 if none */
+	struct page *page;		/* that object's slab */
+	unsigned int header;		/* bytes before slot 0 in the object */
 };
 
 /* An array of `limit` objects whose line is homed on `node`: 0, or -1 out
@@ -289,9 +295,19 @@ static inline void sb_array_push(struct sb_array *a, kaddr_t obj)
 	a->obj[a->avail++] = obj;
 }
 
+/* The array lives in the slab object at addr (its slab's lines, from
+ * `pa`), slot 0 `header` bytes into it. */
+void sb_array_in_object(struct sb_array *a, const struct page_alloc *pa, kaddr_t addr,
+			unsigned int header);
+
 /* The array's line written: what each use of an array costs (SLAB's
  * ac->avail and entry[] updates). */
 void sb_array_touch(struct hw *hw, struct sim_cpu *cpu, struct sb_array *a);
+
+/* The line of slot `slot` (-1: the header's word) read or written: the
+ * object's line that word is on, or the array's own line. */
+void sb_array_slot_touch(struct hw *hw, struct sim_cpu *cpu, struct sb_array *a, int slot,
+			 bool write);
 
 /* A use that pops: the line written, then its newest object, 0 if empty. */
 kaddr_t sb_array_get(struct hw *hw, struct sim_cpu *cpu, struct sb_array *a);

@@ -13,7 +13,18 @@ int sb_array_init(struct sb_array *a, struct hw *hw, int node, unsigned int limi
 	a->avail = 0;
 	a->limit = limit;
 	hw_line_init(hw, &a->line, node);
+	a->addr = 0;
+	a->page = NULL;
+	a->header = 0;
 	return a->obj ? 0 : -1;
+}
+
+void sb_array_in_object(struct sb_array *a, const struct page_alloc *pa, kaddr_t addr,
+			unsigned int header)
+{
+	a->addr = addr;
+	a->page = virt_to_head_page(pa, addr);
+	a->header = header;
 }
 
 void sb_array_destroy(struct sb_array *a)
@@ -46,6 +57,20 @@ void sb_arrays_destroy(struct sb_array *a, int n)
 void sb_array_touch(struct hw *hw, struct sim_cpu *cpu, struct sb_array *a)
 {
 	hw_write(hw, cpu, &a->line);
+}
+
+/* A magazine's mag_round[slot] or a sheaf's objects[slot]: the one line of
+ * the object that word is on (its header's for slot -1). */
+void sb_array_slot_touch(struct hw *hw, struct sim_cpu *cpu, struct sb_array *a, int slot,
+			 bool write)
+{
+	if (!a->addr) {
+		(write ? hw_write : hw_read)(hw, cpu, &a->line);
+		return;
+	}
+	kaddr_t w = a->addr + (slot < 0 ? 0 : a->header + (kaddr_t)slot * sizeof(kaddr_t));
+	uint64_t off = w - page_address(a->page);
+	hw_obj_access(hw, cpu, &a->page->cl[off >> 6], w >> 6, 1, write, a->page->nid);
 }
 
 kaddr_t sb_array_get(struct hw *hw, struct sim_cpu *cpu, struct sb_array *a)

@@ -32,13 +32,12 @@ enum stat_item {
 };
 
 /* struct slab_sheaf: an array of free objects; itself a kmalloc'ed object
- * (SLAB_SHEAF_HEADER + 8 bytes a slot), whose lines its users touch. */
+ * (SLAB_SHEAF_HEADER + 8 bytes a slot), whose lines its users touch: the
+ * blocks' array living in that object (objects[] is a.obj, size a.avail,
+ * capacity a.limit). */
 struct slab_sheaf {
+	struct sb_array a;
 	struct slab_sheaf *next;	/* barn_list */
-	kaddr_t addr;			/* the object holding it */
-	struct page *page;		/* its slab page */
-	unsigned int size, capacity;
-	kaddr_t objects[];
 };
 
 /* struct slub_percpu_sheaves: a CPU's main and spare sheaf of one cache,

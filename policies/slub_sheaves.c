@@ -22,10 +22,9 @@
  * API (kmem_cache_prefill_sheaf) and kfree_rcu's sheaves are not modelled.
  * Sheaf paths charge the slub.* costs of the paths they replace: the
  * fast paths for a sheaf's pop and push, slub.list_op for a barn move,
- * slub.per_object for each object refilled or flushed. The sheaves and
- * barns are SLUB's own, not the blocks' arrays: a sheaf is a kmalloc'ed
- * object whose slots are that object's lines, not an array with a line of
- * its own. */
+ * slub.per_object for each object refilled or flushed. Each sheaf is an
+ * sb_array of the blocks living in its kmalloc'ed object (its slots on that
+ * object's lines). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -120,9 +119,7 @@ void slub_sheaves_init(struct slub *sl, struct slub_cache *s, unsigned int capac
 static void sheaf_touch(struct slub *sl, struct sim_cpu *cpu, struct slab_sheaf *sh, int slot,
 			bool write)
 {
-	kaddr_t a = sh->addr + (slot < 0 ? 0 : SLAB_SHEAF_HEADER + (kaddr_t)slot * sizeof(kaddr_t));
-	uint64_t off = a - page_address(sh->page);
-	hw_obj_access(sl->hw, cpu, &sh->page->cl[off >> 6], a >> 6, 1, write, sh->page->nid);
+	sb_array_slot_touch(sl->hw, cpu, &sh->a, slot, write);
 }
 
 /* __alloc_empty_sheaf(): kzalloc of the header and capacity slots. */
@@ -145,13 +142,12 @@ static struct slab_sheaf *alloc_empty_sheaf(struct slub *sl, struct sim_cpu *cpu
 	struct slab_sheaf *sh = s->sheaf_pool;
 	if (sh)
 		s->sheaf_pool = sh->next;
-	else if (!(sh = malloc(sizeof(*sh) + s->sheaf_capacity * sizeof(kaddr_t))))
+	else if (!(sh = malloc(sizeof(*sh))) ||
+		 sb_array_init(&sh->a, sl->hw, 0, s->sheaf_capacity) < 0)
 		host_oom(__func__);
+	sb_array_in_object(&sh->a, &sl->k->pa, addr, SLAB_SHEAF_HEADER);
 	sh->next = NULL;
-	sh->addr = addr;
-	sh->page = virt_to_head_page(&sl->k->pa, addr);
-	sh->size = 0;
-	sh->capacity = s->sheaf_capacity;
+	sh->a.avail = 0;
 	slub_stat(c, SHEAF_ALLOC);
 	return sh;
 }
@@ -160,7 +156,7 @@ static struct slab_sheaf *alloc_empty_sheaf(struct slub *sl, struct sim_cpu *cpu
 static void free_empty_sheaf(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_cpu *c,
 			     struct slub_cache *s, struct slab_sheaf *sh)
 {
-	kaddr_t addr = sh->addr;
+	kaddr_t addr = sh->a.addr;
 	sh->next = s->sheaf_pool;
 	s->sheaf_pool = sh;
 	kfree(sl->k, cpu, addr);
@@ -200,15 +196,15 @@ static void free_bulk(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_cp
 static void sheaf_flush_unused(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_cpu *c,
 			       struct slub_cache *s, struct slab_sheaf *sh)
 {
-	if (!sh->size)
+	if (!sh->a.avail)
 		return;
 	int psym = sym_enter(cpu, sl->sym_flush);
-	slub_stat_add(c, SHEAF_FLUSH, sh->size);
-	for (unsigned int i = 0; i < sh->size; i++)
+	slub_stat_add(c, SHEAF_FLUSH, sh->a.avail);
+	for (unsigned int i = 0; i < sh->a.avail; i++)
 		sheaf_touch(sl, cpu, sh, (int)i, false);
-	unsigned int n = sh->size;
-	sh->size = 0;
-	free_bulk(sl, cpu, c, s, sh->objects, n);
+	unsigned int n = sh->a.avail;
+	sh->a.avail = 0;
+	free_bulk(sl, cpu, c, s, sh->a.obj, n);
 	sym_exit(cpu, psym);
 }
 
@@ -221,13 +217,13 @@ static bool sheaf_flush_main(struct slub *sl, struct sim_cpu *cpu, struct kmem_c
 	kaddr_t batch_objs[PCS_BATCH_MAX];
 	bool ret = false;
 	int psym = sym_enter(cpu, sl->sym_flush);
-	while (pcs->main && pcs->main->size) {
+	while (pcs->main && pcs->main->a.avail) {
 		struct slab_sheaf *sh = pcs->main;
-		unsigned int batch = sh->size < PCS_BATCH_MAX ? sh->size : PCS_BATCH_MAX;
-		sh->size -= batch;
+		unsigned int batch = sh->a.avail < PCS_BATCH_MAX ? sh->a.avail : PCS_BATCH_MAX;
+		sh->a.avail -= batch;
 		for (unsigned int i = 0; i < batch; i++) {
-			batch_objs[i] = sh->objects[sh->size + i];
-			sheaf_touch(sl, cpu, sh, (int)(sh->size + i), false);
+			batch_objs[i] = sh->a.obj[sh->a.avail + i];
+			sheaf_touch(sl, cpu, sh, (int)(sh->a.avail + i), false);
 		}
 		free_bulk(sl, cpu, c, s, batch_objs, batch);
 		slub_stat_add(c, SHEAF_FLUSH, batch);
@@ -242,7 +238,7 @@ static bool sheaf_flush_main(struct slub *sl, struct sim_cpu *cpu, struct kmem_c
 static int refill_sheaf(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_cpu *c,
 			struct slub_cache *s, struct slab_sheaf *sh)
 {
-	unsigned int to_fill = sh->capacity - sh->size, filled = 0;
+	unsigned int to_fill = sh->a.limit - sh->a.avail, filled = 0;
 	if (!to_fill)
 		return 0;
 	int psym = sym_enter(cpu, sl->sym_refill);
@@ -252,14 +248,14 @@ static int refill_sheaf(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_
 			if (!obj)
 				break;
 			cpu_charge(cpu, sl->cost_per_object);
-			sh->objects[sh->size + filled] = obj;
+			sh->a.obj[sh->a.avail + filled] = obj;
 		}
 	} else {
-		filled = slub_refill_objects(sl, cpu, c, s, &sh->objects[sh->size], to_fill, to_fill);
+		filled = slub_refill_objects(sl, cpu, c, s, &sh->a.obj[sh->a.avail], to_fill, to_fill);
 	}
 	for (unsigned int i = 0; i < filled; i++)
-		sheaf_touch(sl, cpu, sh, (int)(sh->size + i), true);
-	sh->size += filled;
+		sheaf_touch(sl, cpu, sh, (int)(sh->a.avail + i), true);
+	sh->a.avail += filled;
 	slub_stat_add(c, SHEAF_REFILL, filled);
 	sym_exit(cpu, psym);
 	return filled < to_fill ? -1 : 0;
@@ -414,7 +410,7 @@ static bool pcs_replace_empty_main(struct slub *sl, struct sim_cpu *cpu,
 				   struct kmem_cache_cpu *c, struct slub_cache *s)
 {
 	struct slub_percpu_sheaves *pcs = &s->pcs[cpu->id];
-	if (pcs->spare && pcs->spare->size > 0) {
+	if (pcs->spare && pcs->spare->a.avail > 0) {
 		struct slab_sheaf *t = pcs->main;
 		pcs->main = pcs->spare;
 		pcs->spare = t;
@@ -449,7 +445,7 @@ static bool pcs_replace_empty_main(struct slub *sl, struct sim_cpu *cpu,
 	/* the lock again: what came in between decides where `full` goes */
 	if (!pcs->main) {
 		pcs->main = full;
-	} else if (pcs->main->size == 0) {
+	} else if (pcs->main->a.avail == 0) {
 		if (!pcs->spare)
 			pcs->spare = pcs->main;
 		else
@@ -457,7 +453,7 @@ static bool pcs_replace_empty_main(struct slub *sl, struct sim_cpu *cpu,
 		pcs->main = full;
 	} else if (!pcs->spare) {
 		pcs->spare = full;
-	} else if (pcs->spare->size == 0) {
+	} else if (pcs->spare->a.avail == 0) {
 		barn_put(sl, cpu, barn, pcs->spare, false);
 		pcs->spare = full;
 	} else {
@@ -479,17 +475,17 @@ kaddr_t slub_alloc_from_pcs(struct slub *sl, struct sim_cpu *cpu, struct kmem_ca
 		return 0;
 	}
 	struct slub_percpu_sheaves *pcs = &s->pcs[cpu->id];
-	if ((!pcs->main || !pcs->main->size) && !pcs_replace_empty_main(sl, cpu, c, s))
+	if ((!pcs->main || !pcs->main->a.avail) && !pcs_replace_empty_main(sl, cpu, c, s))
 		return 0;
 	struct slab_sheaf *sh = pcs->main;
-	kaddr_t obj = sh->objects[sh->size - 1];
-	sheaf_touch(sl, cpu, sh, (int)sh->size - 1, false);
+	kaddr_t obj = sh->a.obj[sh->a.avail - 1];
+	sheaf_touch(sl, cpu, sh, (int)sh->a.avail - 1, false);
 	if (node_requested && virt_to_head_page(&sl->k->pa, obj)->nid != node) {
 		if (!sl->cpu_slab)
 			slub_stat(c, ALLOC_NODE_MISMATCH);
 		return 0;
 	}
-	sh->size--;
+	sh->a.avail--;
 	slub_stat(c, sl->cpu_slab ? ALLOC_PCS : ALLOC_FASTPATH);
 	return obj;
 }
@@ -505,9 +501,9 @@ static void pcs_install_empty_sheaf(struct slub *sl, struct sim_cpu *cpu,
 	} else if (!pcs->spare) {
 		pcs->spare = pcs->main;
 		pcs->main = empty;
-	} else if (pcs->main->size < s->sheaf_capacity) {
+	} else if (pcs->main->a.avail < s->sheaf_capacity) {
 		barn_put(sl, cpu, barn, empty, false);
-	} else if (pcs->spare->size < s->sheaf_capacity) {
+	} else if (pcs->spare->a.avail < s->sheaf_capacity) {
 		struct slab_sheaf *t = pcs->main;
 		pcs->main = pcs->spare;
 		pcs->spare = t;
@@ -538,7 +534,7 @@ static bool pcs_replace_full_main(struct slub *sl, struct sim_cpu *cpu, struct k
 				pcs->main = empty;
 				break;
 			}
-		} else if (pcs->spare->size < s->sheaf_capacity) {
+		} else if (pcs->spare->a.avail < s->sheaf_capacity) {
 			struct slab_sheaf *t = pcs->main;
 			pcs->main = pcs->spare;
 			pcs->spare = t;
@@ -572,7 +568,7 @@ static bool pcs_replace_full_main(struct slub *sl, struct sim_cpu *cpu, struct k
 			ok = false;
 			break;
 		}
-		if (pcs->main->size < s->sheaf_capacity)
+		if (pcs->main->a.avail < s->sheaf_capacity)
 			break;
 	}
 	sym_exit(cpu, psym);
@@ -584,13 +580,13 @@ bool slub_free_to_pcs(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_cp
 		      struct slub_cache *s, kaddr_t obj)
 {
 	struct slub_percpu_sheaves *pcs = &s->pcs[cpu->id];
-	if ((!pcs->main || pcs->main->size == s->sheaf_capacity) &&
+	if ((!pcs->main || pcs->main->a.avail == s->sheaf_capacity) &&
 	    !pcs_replace_full_main(sl, cpu, c, s))
 		return false;
 	struct slab_sheaf *sh = pcs->main;
-	sh->objects[sh->size] = obj;
-	sheaf_touch(sl, cpu, sh, (int)sh->size, true);
-	sh->size++;
+	sh->a.obj[sh->a.avail] = obj;
+	sheaf_touch(sl, cpu, sh, (int)sh->a.avail, true);
+	sh->a.avail++;
 	slub_stat(c, sl->cpu_slab ? FREE_PCS : FREE_FASTPATH);
 	return true;
 }
@@ -631,14 +627,14 @@ bool slub_sheaves_have(const kaddr_t *held, size_t nheld, kaddr_t obj)
 static int count_sheaf(struct slub_cache *s, const struct slab_sheaf *sh, struct held *h,
 		       const char *where, struct sim_err *err)
 {
-	if (sh->capacity != s->sheaf_capacity || sh->size > sh->capacity)
+	if (sh->a.limit != s->sheaf_capacity || sh->a.avail > sh->a.limit)
 		return sim_fail(err, "slub %s: %s holds %u objects in a sheaf of %u (the cache's "
-				"capacity is %u)", s->kc->name, where, sh->size, sh->capacity,
+				"capacity is %u)", s->kc->name, where, sh->a.avail, sh->a.limit,
 				s->sheaf_capacity);
-	for (unsigned int i = 0; i < sh->size; i++) {
-		if (sb_check_held(&s->sc, sh->objects[i], where, err) < 0)
+	for (unsigned int i = 0; i < sh->a.avail; i++) {
+		if (sb_check_held(&s->sc, sh->a.obj[i], where, err) < 0)
 			return -1;
-		hold(h, sh->objects[i]);
+		hold(h, sh->a.obj[i]);
 	}
 	return 0;
 }
@@ -668,10 +664,10 @@ static int hold_sheaves(struct slub *sl, struct slub_cache *s, struct held *h,
 					nid, barn->nr_full) : -1;
 		}
 		for (const struct slab_sheaf *sh = barn->sheaves_empty; sh; sh = sh->next)
-			if (++nempty > barn->nr_empty || sh->size)
+			if (++nempty > barn->nr_empty || sh->a.avail)
 				return sim_fail(err, "slub %s: node %d's barn: an empty sheaf holds %u "
 						"objects, or more than nr_empty = %u are listed",
-						s->kc->name, nid, sh->size, barn->nr_empty);
+						s->kc->name, nid, sh->a.avail, barn->nr_empty);
 		if (nfull != barn->nr_full || nempty != barn->nr_empty)
 			return sim_fail(err, "slub %s: node %d's barn lists %u full and %u empty "
 					"sheaves, counted %u and %u", s->kc->name, nid, nfull,
@@ -700,12 +696,20 @@ int slub_sheaves_hold(struct slub *sl, struct slub_cache *s, kaddr_t **held, siz
 	return rc;
 }
 
+/* A sheaf's host record and its array freed (NULL: nothing). */
+static void free_sheaf(struct slab_sheaf *sh)
+{
+	if (sh)
+		sb_array_destroy(&sh->a);
+	free(sh);
+}
+
 /* The host records of a chain of sheaves (a barn list, the pool) freed. */
 static void free_sheaf_list(struct slab_sheaf *sh)
 {
 	while (sh) {
 		struct slab_sheaf *next = sh->next;
-		free(sh);
+		free_sheaf(sh);
 		sh = next;
 	}
 }
@@ -713,8 +717,8 @@ static void free_sheaf_list(struct slab_sheaf *sh)
 void slub_sheaves_destroy(struct slub *sl, struct slub_cache *s)
 {
 	for (int cpu = 0; s->pcs && cpu < sl->k->m->ncpus; cpu++) {
-		free(s->pcs[cpu].main);
-		free(s->pcs[cpu].spare);
+		free_sheaf(s->pcs[cpu].main);
+		free_sheaf(s->pcs[cpu].spare);
 	}
 	for (int nid = 0; s->barn && nid < sl->k->m->nodes; nid++) {
 		free_sheaf_list(s->barn[nid].sheaves_full);

@@ -78,6 +78,34 @@ static void test_array_line(struct kernel *k, struct sim_cpu *cpu, struct sb_cac
 	sb_array_destroy(&b);
 }
 
+/* An array living in a slab object (a magazine, a sheaf): slot i is the
+ * word `header` + 8 i bytes into the object, slot -1 its first word, each
+ * touch that word's line (its last user the CPU), not an own line. */
+static void test_array_in_object(struct kernel *k, struct sim_cpu *cpu, struct sb_cache *sc)
+{
+	kaddr_t obj;
+	assert_int_equal(sb_get_objects(sc, cpu, 0, &obj, 1), 1);
+	struct page *page = virt_to_head_page(&k->pa, obj);
+	struct sb_array a;
+	assert_int_equal(sb_array_init(&a, k->hw, 0, 15), 0);
+	sb_array_in_object(&a, &k->pa, obj, 32);
+	assert_true(a.page == page && a.addr == obj);
+	uint64_t line = (obj + 32 + 7 * 8 - page_address(page)) >> 6;	/* slot 7's line */
+	page->cl[line] = -1;
+	sb_array_slot_touch(k->hw, cpu, &a, 7, true);
+	assert_int_equal(page->cl[line], cpu->id);
+	page->cl[(obj - page_address(page)) >> 6] = -1;	/* the header's */
+	sb_array_slot_touch(k->hw, cpu, &a, -1, false);
+	assert_int_equal(page->cl[(obj - page_address(page)) >> 6], cpu->id);
+	assert_int_equal(a.line.owner, -1);		/* its own line untouched */
+	sb_array_destroy(&a);
+	assert_int_equal(sb_array_init(&a, k->hw, 0, 4), 0);	/* an own-line array */
+	sb_array_slot_touch(k->hw, cpu, &a, 2, true);
+	assert_int_equal(a.line.owner, cpu->id);
+	sb_array_destroy(&a);
+	sb_put_objects(sc, cpu, &obj, 1);
+}
+
 /* A layout's cache of 256-byte objects (16 to a page). */
 static void layout(struct sb_cache *sc, struct kernel *k, struct kmem_cache *kc,
 		   const struct sb_params *p)
@@ -320,6 +348,7 @@ static void body(struct task *t, void *arg)
 	assert_true(sb_array_empty(&a));
 	test_array_line(k, cpu, &sc, &a);
 	sb_array_destroy(&a);
+	test_array_in_object(k, cpu, &sc);
 
 	/* everything back: the empty slabs beyond keep=1 go to the page allocator */
 	set_live(&sc, objs, 30, false);
