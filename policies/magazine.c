@@ -42,7 +42,8 @@
  * once; slabs grow and go with sb_new_slab and sb_free_slab. Each
  * magazine's rounds are an sb_array living in its kmem_magazine_N object
  * (each round on that object's line, the CPU's cc_rounds the loaded one's
- * count). */
+ * count), and the depot is an sb_depot: its full and empty lists stacks of
+ * those arrays with their working set, under cache_depot_lock. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,17 +88,11 @@ static const char *const kmem_stat_name[NR_KMEM_STATS] = {
 
 /* kmem_magazine_t: a kmem_magazine_N object. Its rounds are the blocks'
  * array living in that object (mag_round[] is a.obj, after the mag_next
- * word; a.avail rounds, a.limit its magtype's magsize). */
+ * word; a.avail rounds, a.limit its magtype's magsize; a.next its
+ * mag_next on a depot list). */
 struct kmem_magazine {
 	struct sb_array a;
-	struct kmem_magazine *mag_next;	/* depot list, in the object's first word */
 	int mt;				/* its magtype */
-};
-
-struct kmem_maglist {
-	struct kmem_magazine *ml_list;
-	long ml_total, ml_min, ml_reaplimit;
-	uint64_t ml_alloc;
 };
 
 /* kmem_cpu_cache_t: one CPU's magazines (cc_lock and the fields: one line). */
@@ -121,10 +116,10 @@ struct mcache {
 	 * partial slabs in kmem_partial_slab_cmp's bins, complete ones on full */
 	struct sb_cache sc;
 	struct hw_line hash_line[KMEM_HASH_LINES];
-	/* depot, under cache_depot_lock */
-	struct hw_line depot_line;
-	struct hw_lock depot_lock;
-	struct kmem_maglist full, empty;
+	/* depot: the blocks' depot under cache_depot_lock; its kmem_maglist_t
+	 * full and empty are stacks (ml_list top, ml_total total, ml_min min,
+	 * ml_reaplimit reaplimit, ml_alloc taken) */
+	struct sb_depot depot;
 	uint64_t depot_contention, depot_contention_prev;
 	bool resized;			/* contention_prev + INT_MAX: skip one update */
 	uint64_t stat[NR_KMEM_STATS];
@@ -258,6 +253,12 @@ static void kmem_slab_free(struct mag *m, struct sim_cpu *cpu, struct mcache *mc
 
 /* --- magazines --- */
 
+/* The magazine an array of a depot list is. */
+static inline struct kmem_magazine *mag_of(struct sb_array *a)
+{
+	return a ? container_of(a, struct kmem_magazine, a) : NULL;
+}
+
 /* cc_rounds and cc_prounds: the rounds of a CPU's loaded or previous
  * magazine, -1 if it has none. */
 static inline int rounds(const struct kmem_magazine *mp)
@@ -280,12 +281,12 @@ static struct kmem_magazine *kmem_magazine_alloc(struct mag *m, struct sim_cpu *
 		return NULL;
 	struct kmem_magazine *mp = m->pool[mt];
 	if (mp)
-		m->pool[mt] = mp->mag_next;
+		m->pool[mt] = mag_of(mp->a.next);
 	else if (!(mp = malloc(sizeof(*mp))) ||
 		 sb_array_init(&mp->a, m->hw, 0, (unsigned int)kmem_magtype[mt].magsize) < 0)
 		host_oom(__func__);
 	sb_array_in_object(&mp->a, &m->k->pa, addr, WORD);	/* after mag_next */
-	mp->mag_next = NULL;
+	mp->a.next = NULL;
 	mp->mt = mt;
 	m->nmag[mt]++;
 	return mp;
@@ -304,7 +305,7 @@ static void kmem_magazine_destroy(struct mag *m, struct sim_cpu *cpu, struct mca
 	mp->a.avail = 0;
 	int mt = mp->mt;
 	kaddr_t addr = mp->a.addr;
-	mp->mag_next = m->pool[mt];
+	mp->a.next = m->pool[mt] ? &m->pool[mt]->a : NULL;
 	m->pool[mt] = mp;
 	m->nmag[mt]--;
 	kmem_cache_free(m->k, cpu, m->mt_cache[mt], addr);
@@ -314,8 +315,8 @@ static void kmem_magazine_destroy(struct mag *m, struct sim_cpu *cpu, struct mca
 /* cache_depot_lock: a failed mutex_tryenter counts as contention. */
 static void depot_lock(struct mag *m, struct sim_cpu *cpu, struct mcache *mc, bool count)
 {
-	if (!hw_spin_trylock(m->hw, cpu, &mc->depot_lock)) {
-		hw_spin_lock(m->hw, cpu, &mc->depot_lock);
+	if (!hw_spin_trylock(m->hw, cpu, &mc->depot.lock)) {
+		hw_spin_lock(m->hw, cpu, &mc->depot.lock);
 		if (count)
 			mc->depot_contention++;
 	}
@@ -323,22 +324,19 @@ static void depot_lock(struct mag *m, struct sim_cpu *cpu, struct mcache *mc, bo
 
 /* kmem_depot_alloc(): a magazine off a depot list, NULL if none. */
 static struct kmem_magazine *kmem_depot_alloc(struct mag *m, struct sim_cpu *cpu,
-					      struct mcache *mc, struct kmem_maglist *mlp)
+					      struct mcache *mc, struct sb_stack *mlp)
 {
 	int psym = sym_enter(cpu, m->sym_depot_alloc);
 	cpu_charge(cpu, m->cost_list);
 	depot_lock(m, cpu, mc, true);
-	hw_read(m->hw, cpu, &mc->depot_line);
-	struct kmem_magazine *mp = mlp->ml_list;
+	hw_read(m->hw, cpu, &mc->depot.line);
+	struct kmem_magazine *mp = mag_of(mlp->top);
 	if (mp) {
 		mag_touch(m, cpu, mp, -1, false);	/* mp->mag_next */
-		mlp->ml_list = mp->mag_next;
-		if (--mlp->ml_total < mlp->ml_min)
-			mlp->ml_min = mlp->ml_total;
-		mlp->ml_alloc++;
-		hw_write(m->hw, cpu, &mc->depot_line);
+		sb_stack_pop(mlp);
+		hw_write(m->hw, cpu, &mc->depot.line);
 	}
-	hw_spin_unlock(m->hw, cpu, &mc->depot_lock);
+	hw_spin_unlock(m->hw, cpu, &mc->depot.lock);
 	sym_exit(cpu, psym);
 	return mp;
 }
@@ -346,23 +344,21 @@ static struct kmem_magazine *kmem_depot_alloc(struct mag *m, struct sim_cpu *cpu
 /* kmem_depot_free(): a magazine onto a depot list (one of a size given up
  * by a resize meanwhile is destroyed instead). */
 static void kmem_depot_free(struct mag *m, struct sim_cpu *cpu, struct mcache *mc,
-			    struct kmem_maglist *mlp, struct kmem_magazine *mp)
+			    struct sb_stack *mlp, struct kmem_magazine *mp)
 {
 	int psym = sym_enter(cpu, m->sym_depot_free);
 	cpu_charge(cpu, m->cost_list);
 	depot_lock(m, cpu, mc, false);
 	if (mp->mt != mc->magtype) {
-		hw_spin_unlock(m->hw, cpu, &mc->depot_lock);
+		hw_spin_unlock(m->hw, cpu, &mc->depot.lock);
 		kmem_magazine_destroy(m, cpu, mc, mp);
 		sym_exit(cpu, psym);
 		return;
 	}
 	mag_touch(m, cpu, mp, -1, true);
-	mp->mag_next = mlp->ml_list;
-	mlp->ml_list = mp;
-	mlp->ml_total++;
-	hw_write(m->hw, cpu, &mc->depot_line);
-	hw_spin_unlock(m->hw, cpu, &mc->depot_lock);
+	sb_stack_push(mlp, &mp->a);
+	hw_write(m->hw, cpu, &mc->depot.line);
+	hw_spin_unlock(m->hw, cpu, &mc->depot.lock);
 	sym_exit(cpu, psym);
 }
 
@@ -423,17 +419,17 @@ static kaddr_t mag_alloc(void *state, struct kmem_cache *kc, struct sim_cpu *cpu
 		}
 		if (ccp->cc_magsize == 0)
 			break;
-		struct kmem_magazine *fmp = kmem_depot_alloc(m, cpu, mc, &mc->full);
+		struct kmem_magazine *fmp = kmem_depot_alloc(m, cpu, mc, &mc->depot.full);
 		if (!fmp)
 			break;
 		if (fmp->mt != ccp->cc_magtype) {	/* resized while we waited */
-			kmem_depot_free(m, cpu, mc, &mc->full, fmp);
+			kmem_depot_free(m, cpu, mc, &mc->depot.full, fmp);
 			continue;
 		}
 		struct kmem_magazine *emp = ccp->cc_ploaded;	/* empty, or NULL */
 		kmem_cpu_reload(ccp, fmp);	/* full: magsize rounds */
 		if (emp)	/* after the reload: what it calls may use this cache */
-			kmem_depot_free(m, cpu, mc, &mc->empty, emp);
+			kmem_depot_free(m, cpu, mc, &mc->depot.empty, emp);
 	}
 	return kmem_slab_alloc(m, cpu, mc);
 }
@@ -443,16 +439,16 @@ static kaddr_t mag_alloc(void *state, struct kmem_cache *kc, struct sim_cpu *cpu
 static bool cpucache_magazine_alloc(struct mag *m, struct sim_cpu *cpu, struct mcache *mc,
 				    struct kmem_cpu_cache *ccp)
 {
-	struct kmem_magazine *emp = kmem_depot_alloc(m, cpu, mc, &mc->empty);
+	struct kmem_magazine *emp = kmem_depot_alloc(m, cpu, mc, &mc->depot.empty);
 	if (emp) {
 		if (emp->mt != ccp->cc_magtype) {
-			kmem_depot_free(m, cpu, mc, &mc->empty, emp);
+			kmem_depot_free(m, cpu, mc, &mc->depot.empty, emp);
 			return true;
 		}
 		struct kmem_magazine *fmp = ccp->cc_ploaded;	/* full, or NULL */
 		kmem_cpu_reload(ccp, emp);	/* empty */
 		if (fmp)
-			kmem_depot_free(m, cpu, mc, &mc->full, fmp);
+			kmem_depot_free(m, cpu, mc, &mc->depot.full, fmp);
 		return true;
 	}
 	int mt = mc->magtype;
@@ -464,7 +460,7 @@ static bool cpucache_magazine_alloc(struct mag *m, struct sim_cpu *cpu, struct m
 	if (ccp->cc_magsize != kmem_magtype[mt].magsize || mt != mc->magtype)
 		kmem_magazine_destroy(m, cpu, mc, emp);	/* resized meanwhile */
 	else
-		kmem_depot_free(m, cpu, mc, &mc->empty, emp);
+		kmem_depot_free(m, cpu, mc, &mc->depot.empty, emp);
 	return true;
 }
 
@@ -499,23 +495,14 @@ static void mag_free(void *state, struct kmem_cache *kc, struct sim_cpu *cpu, ka
 
 /* --- the depot's working set, and resizing (kmem_cache_update) --- */
 
-/* One list's part of kmem_depot_ws_update(): the interval's minimum becomes the reap limit,
- * and the minimum starts again from the total. */
-static void ws_update(struct kmem_maglist *mlp)
-{
-	mlp->ml_reaplimit = mlp->ml_min;
-	mlp->ml_min = mlp->ml_total;
-}
-
 /* kmem_depot_ws_reap(): the magazines outside the working set (all of
  * them after kmem_depot_ws_zero) back to the slab layer. */
 static bool kmem_depot_ws_reap(struct mag *m, struct sim_cpu *cpu, struct mcache *mc)
 {
 	bool any = false;
-	struct kmem_maglist *lists[2] = { &mc->full, &mc->empty };
+	struct sb_stack *lists[2] = { &mc->depot.full, &mc->depot.empty };
 	for (int l = 0; l < 2; l++) {
-		long reap = lists[l]->ml_reaplimit < lists[l]->ml_min ? lists[l]->ml_reaplimit
-			: lists[l]->ml_min;
+		long reap = lists[l]->reaplimit < lists[l]->min ? lists[l]->reaplimit : lists[l]->min;
 		struct kmem_magazine *mp;
 		while (reap-- > 0 && (mp = kmem_depot_alloc(m, cpu, mc, lists[l]))) {
 			kmem_magazine_destroy(m, cpu, mc, mp);
@@ -536,35 +523,32 @@ static bool kmem_update(struct housekeeping *h, struct task *cur)
 	for (int i = 0; i < m->ncaches; i++) {
 		struct mcache *mc = m->caches[i];
 		cpu_charge(cpu, m->cost_update);
-		hw_spin_lock(m->hw, cpu, &mc->depot_lock);
-		ws_update(&mc->full);
-		ws_update(&mc->empty);
+		hw_spin_lock(m->hw, cpu, &mc->depot.lock);
+		sb_stack_ws_update(&mc->depot.full);	/* kmem_depot_ws_update() */
+		sb_stack_ws_update(&mc->depot.empty);
 		bool resize = mc->magtype >= 0 && mc->magtype + 1 < NR_MAGTYPES &&
 			      mc->chunksize < kmem_magtype[mc->magtype].maxbuf && !mc->resized &&
 			      (long)(mc->depot_contention - mc->depot_contention_prev) >
 				      m->contention_limit;
 		mc->depot_contention_prev = mc->depot_contention;
 		mc->resized = false;
-		struct kmem_magazine *full = NULL, *empty = NULL;
+		struct sb_array *full = NULL, *empty = NULL;
 		if (resize) {	/* kmem_cache_magazine_resize(): purge the depot, next size */
 			mc->magtype++;
 			mc->resized = true;
 			mc->stat[ST_MAGAZINE_RESIZE]++;
-			full = mc->full.ml_list;	/* every depot magazine, taken at once: */
-			empty = mc->empty.ml_list;	/* new ones may come meanwhile */
-			mc->full.ml_list = mc->empty.ml_list = NULL;
-			mc->full.ml_total = mc->full.ml_min = mc->full.ml_reaplimit = 0;
-			mc->empty.ml_total = mc->empty.ml_min = mc->empty.ml_reaplimit = 0;
+			full = sb_stack_take_all(&mc->depot.full);	/* every depot magazine at */
+			empty = sb_stack_take_all(&mc->depot.empty);	/* once: new ones may come */
 		}
-		hw_write(m->hw, cpu, &mc->depot_line);
-		hw_spin_unlock(m->hw, cpu, &mc->depot_lock);
-		for (struct kmem_magazine *mp; (mp = full) != NULL; progress = true) {
-			full = mp->mag_next;
-			kmem_magazine_destroy(m, cpu, mc, mp);
+		hw_write(m->hw, cpu, &mc->depot.line);
+		hw_spin_unlock(m->hw, cpu, &mc->depot.lock);
+		for (struct sb_array *a; (a = full) != NULL; progress = true) {
+			full = a->next;
+			kmem_magazine_destroy(m, cpu, mc, mag_of(a));
 		}
-		for (struct kmem_magazine *mp; (mp = empty) != NULL; progress = true) {
-			empty = mp->mag_next;
-			kmem_magazine_destroy(m, cpu, mc, mp);
+		for (struct sb_array *a; (a = empty) != NULL; progress = true) {
+			empty = a->next;
+			kmem_magazine_destroy(m, cpu, mc, mag_of(a));
 		}
 		if (m->reap_on_update && !resize) {
 			mc->stat[ST_REAP]++;
@@ -683,8 +667,7 @@ static struct kmem_cache *mag_cache_create(void *state, struct kmem_cache *kc,
 		return NULL;
 	snprintf(mc->depot_name, sizeof(mc->depot_name), "&cp->cache_depot_lock [%s]", kc->name);
 	hw_lock_class_init(m->hw, &mc->depot_class, mc->depot_name, m->hw->sym_spin_lock);
-	hw_line_init(m->hw, &mc->depot_line, 0);
-	hw_lock_init(&mc->depot_lock, m->k->lock_kind, &mc->depot_line, &mc->depot_class);
+	sb_depot_init(&mc->depot, m->hw, m->k->lock_kind, 0, &mc->depot_class);	/* in kmem_cache_t */
 	for (int b = 0; b < KMEM_HASH_LINES; b++)
 		hw_line_init(m->hw, &mc->hash_line[b], 0);
 	for (int c = 0; c < m->ncpus; c++) {
@@ -710,15 +693,6 @@ static unsigned int mag_kmalloc_max(void *state)
 
 /* --- reports and invariants --- */
 
-/* The magazines on a depot list, by walking it (for the check). */
-static long maglist_length(const struct kmem_maglist *mlp)
-{
-	long n = 0;
-	for (const struct kmem_magazine *mp = mlp->ml_list; mp; mp = mp->mag_next)
-		n++;
-	return n;
-}
-
 /* kstat -n CACHE: the kstats with the CPUs' counts and the depot's exchanges added
  * (kmem_cache_kstat_update); chunk, slab and magazine sizes as tunables. */
 static void mag_cache_info(void *state, struct kmem_cache *kc, struct cache_info *out)
@@ -739,17 +713,18 @@ static void mag_cache_info(void *state, struct kmem_cache *kc, struct cache_info
 	/* kmem_cache_kstat_update(): alloc and free count the depot's magazine
 	 * exchanges too; buf_avail is every free buffer: rounds, full depot
 	 * magazines, and the slabs' own (cache_bufslab) */
-	v[ST_ALLOC] += mc->stat[ST_SLAB_ALLOC] + mc->full.ml_alloc;
-	v[ST_FREE] += mc->stat[ST_SLAB_FREE] + mc->empty.ml_alloc;
+	v[ST_ALLOC] += mc->stat[ST_SLAB_ALLOC] + mc->depot.full.taken;
+	v[ST_FREE] += mc->stat[ST_SLAB_FREE] + mc->depot.empty.taken;
 	if (mc->magtype >= 0)
-		v[ST_BUF_AVAIL] += (uint64_t)mc->full.ml_total * (uint64_t)kmem_magtype[mc->magtype].magsize;
+		v[ST_BUF_AVAIL] += (uint64_t)mc->depot.full.total *
+				   (uint64_t)kmem_magtype[mc->magtype].magsize;
 	for (int i = 0; i < mc->sc.nall; i++)
 		v[ST_BUF_AVAIL] += (uint64_t)(mc->chunks - mc->sc.all[i]->inuse);
-	v[ST_DEPOT_ALLOC] = mc->full.ml_alloc;
-	v[ST_DEPOT_FREE] = mc->empty.ml_alloc;
+	v[ST_DEPOT_ALLOC] = mc->depot.full.taken;
+	v[ST_DEPOT_FREE] = mc->depot.empty.taken;
 	v[ST_DEPOT_CONTENTION] = mc->depot_contention;
-	v[ST_FULL_MAGAZINES] = (uint64_t)mc->full.ml_total;
-	v[ST_EMPTY_MAGAZINES] = (uint64_t)mc->empty.ml_total;
+	v[ST_FULL_MAGAZINES] = (uint64_t)mc->depot.full.total;
+	v[ST_EMPTY_MAGAZINES] = (uint64_t)mc->depot.empty.total;
 	out->nstats = NR_KMEM_STATS;
 	for (int i = 0; i < NR_KMEM_STATS; i++)
 		out->stats[i] = (struct slab_stat){ kmem_stat_name[i], v[i] };
@@ -801,13 +776,14 @@ static int hold_cpu_magazines(struct mag *m, struct mcache *mc, struct sim_err *
  * rounds held) and the empty ones empty. */
 static int hold_depot(struct mcache *mc, struct sim_err *err)
 {
-	struct kmem_maglist *lists[2] = { &mc->full, &mc->empty };
+	struct sb_stack *lists[2] = { &mc->depot.full, &mc->depot.empty };
 	for (int l = 0; l < 2; l++) {
-		if (maglist_length(lists[l]) != lists[l]->ml_total || lists[l]->ml_min > lists[l]->ml_total)
+		long n = sb_stack_length(lists[l], lists[l]->total);
+		if (n != lists[l]->total || lists[l]->min > lists[l]->total)
 			return sim_fail(err, "magazine %s: the depot's %s list holds %ld magazines, "
 					"ml_total %ld, ml_min %ld", mc->kc->name, l ? "empty" : "full",
-					maglist_length(lists[l]), lists[l]->ml_total, lists[l]->ml_min);
-		for (struct kmem_magazine *mp = lists[l]->ml_list; mp; mp = mp->mag_next)
+					n, lists[l]->total, lists[l]->min);
+		for (struct kmem_magazine *mp = mag_of(lists[l]->top); mp; mp = mag_of(mp->a.next))
 			if (mp->mt != mc->magtype)
 				return sim_fail(err, "magazine %s: the depot holds a magazine of %d "
 						"rounds, the cache's are %d", mc->kc->name,
@@ -904,7 +880,7 @@ static void free_magazine(struct kmem_magazine *mp)
 static void free_magazine_list(struct kmem_magazine *mp)
 {
 	while (mp) {
-		struct kmem_magazine *next = mp->mag_next;
+		struct kmem_magazine *next = mag_of(mp->a.next);
 		free_magazine(mp);
 		mp = next;
 	}
@@ -921,8 +897,8 @@ static void mag_destroy(void *state)
 			free_magazine(mc->cpu[c].cc_loaded);
 			free_magazine(mc->cpu[c].cc_ploaded);
 		}
-		free_magazine_list(mc->full.ml_list);
-		free_magazine_list(mc->empty.ml_list);
+		free_magazine_list(mag_of(mc->depot.full.top));
+		free_magazine_list(mag_of(mc->depot.empty.top));
 		free(mc->cpu);
 		sb_cache_destroy(&mc->sc);
 		free(mc);

@@ -16,7 +16,10 @@
  *    (sb_get_objects, sb_put_objects): a refill, a flush, a remote batch;
  *  - struct sb_array: an array of free objects (SLAB's array_cache, a
  *    design's stack or batch) with the cache line of its header, written
- *    on each use as SLAB's is, with refill and flush of its oldest;
+ *    on each use as SLAB's is, with refill and flush of its oldest; or
+ *    living in a slab object, on its lines (a magazine, a sheaf);
+ *  - struct sb_depot: full and empty arrays under one lock, each list a
+ *    stack with its working set (the magazines' depot, SLUB's barn);
  *  - the standard check (sb_check_begin, sb_check_held, sb_check_end): the
  *    lists, their counters, the registry and every object, with one message
  *    per kind of fault; a design adds its own invariants around it;
@@ -262,6 +265,7 @@ struct sb_array {
 	kaddr_t addr;			/* the object it lives in, 0 if none */
 	struct page *page;		/* that object's slab */
 	unsigned int header;		/* bytes before slot 0 in the object */
+	struct sb_array *next;		/* the next on a depot's list (sb_stack) */
 };
 
 /* An array of `limit` objects whose line is homed on `node`: 0, or -1 out
@@ -347,6 +351,48 @@ kaddr_t sb_array_alloc(struct sb_cache *sc, struct sim_cpu *cpu, struct sb_array
  * cost.flush under `sym`); returns whether it flushed. */
 bool sb_array_free(struct sb_cache *sc, struct sim_cpu *cpu, struct sb_array *a, kaddr_t obj,
 		   unsigned int n, int sym);
+
+/* --- a depot: full and empty arrays under one lock --- */
+
+/* A stack of arrays linked through their `next` (a depot's full or empty
+ * list), with its working set: the fewest it held since the last
+ * sb_stack_ws_update (min), that update's reap limit, and how many were
+ * taken off it. No cost: the caller touches the link word it reads or
+ * writes (sb_array_slot_touch, slot -1). */
+struct sb_stack {
+	struct sb_array *top;
+	long total, min, reaplimit;
+	uint64_t taken;
+};
+
+/* The magazines' depot, SLUB's barn: a cache's (or a node's) full and
+ * empty arrays, under a lock on its line. */
+struct sb_depot {
+	struct hw_line line;
+	struct hw_lock lock;
+	struct sb_stack full, empty;
+};
+
+/* d's line homed on `node`, its lock of class cls, both lists empty. */
+void sb_depot_init(struct sb_depot *d, struct hw *hw, enum hw_lock_kind kind, int node,
+		   struct hw_lock_class *cls);
+
+/* a onto the top of s. */
+void sb_stack_push(struct sb_stack *s, struct sb_array *a);
+
+/* The top array off s (min and taken follow), NULL if s is empty. */
+struct sb_array *sb_stack_pop(struct sb_stack *s);
+
+/* Every array of s at once (the chain from its top), s and its working
+ * set emptied. */
+struct sb_array *sb_stack_take_all(struct sb_stack *s);
+
+/* A working-set update (kmem_depot_ws_update): the reap limit is the
+ * fewest held since the last, and min starts again from the total. */
+void sb_stack_ws_update(struct sb_stack *s);
+
+/* The arrays on s, by walking it (for a check), at most `max` + 1. */
+long sb_stack_length(const struct sb_stack *s, long max);
 
 /* --- per-CPU statistics under kernel names --- */
 

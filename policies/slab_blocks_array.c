@@ -16,6 +16,7 @@ int sb_array_init(struct sb_array *a, struct hw *hw, int node, unsigned int limi
 	a->addr = 0;
 	a->page = NULL;
 	a->header = 0;
+	a->next = NULL;
 	return a->obj ? 0 : -1;
 }
 

@@ -34,10 +34,9 @@ enum stat_item {
 /* struct slab_sheaf: an array of free objects; itself a kmalloc'ed object
  * (SLAB_SHEAF_HEADER + 8 bytes a slot), whose lines its users touch: the
  * blocks' array living in that object (objects[] is a.obj, size a.avail,
- * capacity a.limit). */
+ * capacity a.limit, barn_list a.next). */
 struct slab_sheaf {
 	struct sb_array a;
-	struct slab_sheaf *next;	/* barn_list */
 };
 
 /* struct slub_percpu_sheaves: a CPU's main and spare sheaf of one cache,
@@ -45,14 +44,6 @@ struct slab_sheaf {
 struct slub_percpu_sheaves {
 	struct slab_sheaf *main;	/* NULL until the CPU first uses the cache */
 	struct slab_sheaf *spare;
-};
-
-/* struct node_barn: a node's full and empty sheaves of one cache. */
-struct node_barn {
-	struct hw_line line;		/* the lock, the list heads and counts */
-	struct hw_lock lock;
-	struct slab_sheaf *sheaves_full, *sheaves_empty;
-	unsigned int nr_full, nr_empty;
 };
 
 enum slub_sheaves_mode { SHEAVES_OFF, SHEAVES_OPT_IN, SHEAVES_ALL };
@@ -88,7 +79,9 @@ struct slub_cache {
 	unsigned int sheaf_capacity;	/* 0: no sheaves */
 	bool sheaf_explicit;		/* asked for by the cache's creator: no merging */
 	struct slub_percpu_sheaves *pcs;	/* [ncpus] */
-	struct node_barn *barn;		/* [nodes] */
+	struct sb_depot *barn;		/* [nodes]: each node's struct node_barn, the
+					 * blocks' depot (sheaves_full is full, nr_full
+					 * full.total; the lock, heads and counts on its line) */
 	struct hw_lock_class barn_lock_class;
 	char barn_lock_name[64];
 	struct slab_sheaf *sheaf_pool;	/* host records of freed sheaves, to reuse */

@@ -24,7 +24,7 @@
  * fast paths for a sheaf's pop and push, slub.list_op for a barn move,
  * slub.per_object for each object refilled or flushed. Each sheaf is an
  * sb_array of the blocks living in its kmalloc'ed object (its slots on that
- * object's lines). */
+ * object's lines), each node's barn an sb_depot of them. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,13 +107,17 @@ void slub_sheaves_init(struct slub *sl, struct slub_cache *s, unsigned int capac
 	snprintf(s->barn_lock_name, sizeof(s->barn_lock_name), "&barn->lock [%s]", s->kc->name);
 	hw_lock_class_init(sl->hw, &s->barn_lock_class, s->barn_lock_name, sl->hw->sym_spin_lock);
 	for (int nid = 0; nid < nodes; nid++) {
-		hw_line_init(sl->hw, &s->barn[nid].line, nid);
-		hw_lock_init(&s->barn[nid].lock, sl->k->lock_kind, &s->barn[nid].line,
-			     &s->barn_lock_class);
+		sb_depot_init(&s->barn[nid], sl->hw, sl->k->lock_kind, nid, &s->barn_lock_class);
 	}
 }
 
 /* --- sheaves as objects --- */
+
+/* The sheaf an array of a barn list (or of the pool) is. */
+static inline struct slab_sheaf *sheaf_of(struct sb_array *a)
+{
+	return a ? container_of(a, struct slab_sheaf, a) : NULL;
+}
 
 /* A sheaf's header line (slot < 0) or the line of objects[slot]. */
 static void sheaf_touch(struct slub *sl, struct sim_cpu *cpu, struct slab_sheaf *sh, int slot,
@@ -141,12 +145,12 @@ static struct slab_sheaf *alloc_empty_sheaf(struct slub *sl, struct sim_cpu *cpu
 		return NULL;
 	struct slab_sheaf *sh = s->sheaf_pool;
 	if (sh)
-		s->sheaf_pool = sh->next;
+		s->sheaf_pool = sheaf_of(sh->a.next);
 	else if (!(sh = malloc(sizeof(*sh))) ||
 		 sb_array_init(&sh->a, sl->hw, 0, s->sheaf_capacity) < 0)
 		host_oom(__func__);
 	sb_array_in_object(&sh->a, &sl->k->pa, addr, SLAB_SHEAF_HEADER);
-	sh->next = NULL;
+	sh->a.next = NULL;
 	sh->a.avail = 0;
 	slub_stat(c, SHEAF_ALLOC);
 	return sh;
@@ -157,7 +161,7 @@ static void free_empty_sheaf(struct slub *sl, struct sim_cpu *cpu, struct kmem_c
 			     struct slub_cache *s, struct slab_sheaf *sh)
 {
 	kaddr_t addr = sh->a.addr;
-	sh->next = s->sheaf_pool;
+	sh->a.next = s->sheaf_pool ? &s->sheaf_pool->a : NULL;
 	s->sheaf_pool = sh;
 	kfree(sl->k, cpu, addr);
 	slub_stat(c, SHEAF_FREE);
@@ -285,7 +289,7 @@ static struct slab_sheaf *alloc_full_sheaf(struct slub *sl, struct sim_cpu *cpu,
 /* --- the barn --- */
 
 /* Lock the barn (and take its line) for a move, charged as a list move. */
-static void barn_lock(struct slub *sl, struct sim_cpu *cpu, struct node_barn *barn)
+static void barn_lock(struct slub *sl, struct sim_cpu *cpu, struct sb_depot *barn)
 {
 	cpu_charge(cpu, sl->cost_list);
 	hw_spin_lock(sl->hw, cpu, &barn->lock);
@@ -293,80 +297,71 @@ static void barn_lock(struct slub *sl, struct sim_cpu *cpu, struct node_barn *ba
 }
 
 /* data_race(barn->nr_*): a look without the lock. */
-static void barn_peek(struct slub *sl, struct sim_cpu *cpu, struct node_barn *barn)
+static void barn_peek(struct slub *sl, struct sim_cpu *cpu, struct sb_depot *barn)
 {
 	cpu_sync(cpu);
 	hw_read(sl->hw, cpu, &barn->line);
 }
 
-/* A sheaf off the head of a barn list (its barn_list link read); caller holds the barn lock. */
-static struct slab_sheaf *barn_pop(struct slub *sl, struct sim_cpu *cpu,
-				   struct slab_sheaf **list)
+/* A sheaf off the head of a barn list (its barn_list link read; the list's
+ * count follows); caller holds the barn lock. */
+static struct slab_sheaf *barn_pop(struct slub *sl, struct sim_cpu *cpu, struct sb_stack *list)
 {
-	struct slab_sheaf *sh = *list;
+	struct slab_sheaf *sh = sheaf_of(list->top);
 	sheaf_touch(sl, cpu, sh, -1, false);	/* its barn_list */
-	*list = sh->next;
+	sb_stack_pop(list);
 	return sh;
 }
 
-/* A sheaf onto the head of a barn list (its barn_list link written); caller holds the lock. */
-static void barn_push(struct slub *sl, struct sim_cpu *cpu, struct slab_sheaf **list,
+/* A sheaf onto the head of a barn list (its barn_list link written; the
+ * list's count follows); caller holds the lock. */
+static void barn_push(struct slub *sl, struct sim_cpu *cpu, struct sb_stack *list,
 		      struct slab_sheaf *sh)
 {
 	sheaf_touch(sl, cpu, sh, -1, true);
-	sh->next = *list;
-	*list = sh;
+	sb_stack_push(list, &sh->a);
 }
 
 /* barn_get_empty_sheaf(): an empty sheaf off the barn, NULL if it has none (a look
  * without the lock first). */
 static struct slab_sheaf *barn_get_empty_sheaf(struct slub *sl, struct sim_cpu *cpu,
-					       struct node_barn *barn)
+					       struct sb_depot *barn)
 {
 	barn_peek(sl, cpu, barn);
-	if (!barn->nr_empty)
+	if (!barn->empty.total)
 		return NULL;
 	struct slab_sheaf *sh = NULL;
 	barn_lock(sl, cpu, barn);
-	if (barn->nr_empty) {
-		sh = barn_pop(sl, cpu, &barn->sheaves_empty);
-		barn->nr_empty--;
-	}
+	if (barn->empty.total)
+		sh = barn_pop(sl, cpu, &barn->empty);
 	hw_spin_unlock(sl->hw, cpu, &barn->lock);
 	return sh;
 }
 
 /* barn_put_empty_sheaf() and _full_sheaf(): undoing a race, no limits. */
-static void barn_put(struct slub *sl, struct sim_cpu *cpu, struct node_barn *barn,
+static void barn_put(struct slub *sl, struct sim_cpu *cpu, struct sb_depot *barn,
 		     struct slab_sheaf *sh, bool full)
 {
 	barn_lock(sl, cpu, barn);
-	barn_push(sl, cpu, full ? &barn->sheaves_full : &barn->sheaves_empty, sh);
-	if (full)
-		barn->nr_full++;
-	else
-		barn->nr_empty++;
+	barn_push(sl, cpu, full ? &barn->full : &barn->empty, sh);
 	hw_spin_unlock(sl->hw, cpu, &barn->lock);
 }
 
 /* barn_replace_empty_sheaf(): a full sheaf for `empty` (NULL: a CPU's first
  * sheaf, nothing to give), or NULL if the barn has none. */
 static struct slab_sheaf *barn_replace_empty_sheaf(struct slub *sl, struct sim_cpu *cpu,
-						   struct node_barn *barn,
+						   struct sb_depot *barn,
 						   struct slab_sheaf *empty)
 {
 	barn_peek(sl, cpu, barn);
-	if (!barn->nr_full)
+	if (!barn->full.total)
 		return NULL;
 	struct slab_sheaf *full = NULL;
 	barn_lock(sl, cpu, barn);
-	if (barn->nr_full) {
-		full = barn_pop(sl, cpu, &barn->sheaves_full);
-		barn->nr_full--;
-		if (empty) {
-			barn_push(sl, cpu, &barn->sheaves_empty, empty);
-			barn->nr_empty++;
-		}
+	if (barn->full.total) {
+		full = barn_pop(sl, cpu, &barn->full);
+		if (empty)
+			barn_push(sl, cpu, &barn->empty, empty);
 	}
 	hw_spin_unlock(sl->hw, cpu, &barn->lock);
 	return full;
@@ -377,25 +372,26 @@ enum { BARN_OK, BARN_E2BIG, BARN_ENOMEM };
 /* barn_replace_full_sheaf(): an empty sheaf for `full`; refused if the
  * barn holds MAX_FULL_SHEAVES full ones already, or has no empty one. */
 static struct slab_sheaf *barn_replace_full_sheaf(struct slub *sl, struct sim_cpu *cpu,
-						  struct node_barn *barn,
+						  struct sb_depot *barn,
 						  struct slab_sheaf *full, int *why)
 {
 	barn_peek(sl, cpu, barn);
-	if (barn->nr_full >= MAX_FULL_SHEAVES) {
+	if (barn->full.total >= MAX_FULL_SHEAVES) {
 		*why = BARN_E2BIG;
 		return NULL;
 	}
-	if (!barn->nr_empty) {
+	if (!barn->empty.total) {
 		*why = BARN_ENOMEM;
 		return NULL;
 	}
 	struct slab_sheaf *empty = NULL;
 	barn_lock(sl, cpu, barn);
-	if (barn->nr_empty) {
-		empty = barn_pop(sl, cpu, &barn->sheaves_empty);
-		barn_push(sl, cpu, &barn->sheaves_full, full);
-		barn->nr_empty--;
-		barn->nr_full++;
+	if (barn->empty.total) {	/* both links, then both lists and counts */
+		empty = sheaf_of(barn->empty.top);
+		sheaf_touch(sl, cpu, empty, -1, false);
+		sheaf_touch(sl, cpu, full, -1, true);
+		sb_stack_pop(&barn->empty);
+		sb_stack_push(&barn->full, &full->a);
 	}
 	hw_spin_unlock(sl->hw, cpu, &barn->lock);
 	*why = empty ? BARN_OK : BARN_ENOMEM;
@@ -417,7 +413,7 @@ static bool pcs_replace_empty_main(struct slub *sl, struct sim_cpu *cpu,
 		return true;
 	}
 	int psym = sym_enter(cpu, sl->sym_replace_empty);
-	struct node_barn *barn = &s->barn[numa_mem_id(sl, cpu)];
+	struct sb_depot *barn = &s->barn[numa_mem_id(sl, cpu)];
 	struct slab_sheaf *full = barn_replace_empty_sheaf(sl, cpu, barn, pcs->main);
 	if (full) {
 		slub_stat(c, BARN_GET);
@@ -493,7 +489,7 @@ kaddr_t slub_alloc_from_pcs(struct slub *sl, struct sim_cpu *cpu, struct kmem_ca
 /* __pcs_install_empty_sheaf(): a new empty sheaf in, wherever it fits. */
 static void pcs_install_empty_sheaf(struct slub *sl, struct sim_cpu *cpu,
 				    struct kmem_cache_cpu *c, struct slub_cache *s,
-				    struct node_barn *barn, struct slab_sheaf *empty)
+				    struct sb_depot *barn, struct slab_sheaf *empty)
 {
 	struct slub_percpu_sheaves *pcs = &s->pcs[cpu->id];
 	if (!pcs->main) {	/* a CPU's first sheaf */
@@ -521,7 +517,7 @@ static bool pcs_replace_full_main(struct slub *sl, struct sim_cpu *cpu, struct k
 				  struct slub_cache *s)
 {
 	struct slub_percpu_sheaves *pcs = &s->pcs[cpu->id];
-	struct node_barn *barn = &s->barn[numa_mem_id(sl, cpu)];
+	struct sb_depot *barn = &s->barn[numa_mem_id(sl, cpu)];
 	int psym = sym_enter(cpu, sl->sym_replace_full);
 	bool ok = true;
 	for (;;) {	/* restart: */
@@ -654,24 +650,24 @@ static int hold_sheaves(struct slub *sl, struct slub_cache *s, struct held *h,
 					s->kc->name, cpu);
 	}
 	for (int nid = 0; nid < sl->k->m->nodes; nid++) {
-		const struct node_barn *barn = &s->barn[nid];
-		unsigned int nfull = 0, nempty = 0;
-		for (const struct slab_sheaf *sh = barn->sheaves_full; sh; sh = sh->next) {
-			if (++nfull > barn->nr_full ||
-			    count_sheaf(s, sh, h, "a full sheaf in the barn", err) < 0)
-				return nfull > barn->nr_full ? sim_fail(err, "slub %s: node %d's barn "
-					"lists more full sheaves than nr_full = %u", s->kc->name,
-					nid, barn->nr_full) : -1;
+		const struct sb_depot *barn = &s->barn[nid];
+		long nfull = 0, nempty = 0;
+		for (struct sb_array *a = barn->full.top; a; a = a->next) {
+			if (++nfull > barn->full.total ||
+			    count_sheaf(s, sheaf_of(a), h, "a full sheaf in the barn", err) < 0)
+				return nfull > barn->full.total ? sim_fail(err, "slub %s: node %d's barn "
+					"lists more full sheaves than nr_full = %ld", s->kc->name,
+					nid, barn->full.total) : -1;
 		}
-		for (const struct slab_sheaf *sh = barn->sheaves_empty; sh; sh = sh->next)
-			if (++nempty > barn->nr_empty || sh->a.avail)
+		for (const struct sb_array *a = barn->empty.top; a; a = a->next)
+			if (++nempty > barn->empty.total || a->avail)
 				return sim_fail(err, "slub %s: node %d's barn: an empty sheaf holds %u "
-						"objects, or more than nr_empty = %u are listed",
-						s->kc->name, nid, sh->a.avail, barn->nr_empty);
-		if (nfull != barn->nr_full || nempty != barn->nr_empty)
-			return sim_fail(err, "slub %s: node %d's barn lists %u full and %u empty "
-					"sheaves, counted %u and %u", s->kc->name, nid, nfull,
-					nempty, barn->nr_full, barn->nr_empty);
+						"objects, or more than nr_empty = %ld are listed",
+						s->kc->name, nid, a->avail, barn->empty.total);
+		if (nfull != barn->full.total || nempty != barn->empty.total)
+			return sim_fail(err, "slub %s: node %d's barn lists %ld full and %ld empty "
+					"sheaves, counted %ld and %ld", s->kc->name, nid, nfull,
+					nempty, barn->full.total, barn->empty.total);
 	}
 	return 0;
 }
@@ -708,7 +704,7 @@ static void free_sheaf(struct slab_sheaf *sh)
 static void free_sheaf_list(struct slab_sheaf *sh)
 {
 	while (sh) {
-		struct slab_sheaf *next = sh->next;
+		struct slab_sheaf *next = sheaf_of(sh->a.next);
 		free_sheaf(sh);
 		sh = next;
 	}
@@ -721,8 +717,8 @@ void slub_sheaves_destroy(struct slub *sl, struct slub_cache *s)
 		free_sheaf(s->pcs[cpu].spare);
 	}
 	for (int nid = 0; s->barn && nid < sl->k->m->nodes; nid++) {
-		free_sheaf_list(s->barn[nid].sheaves_full);
-		free_sheaf_list(s->barn[nid].sheaves_empty);
+		free_sheaf_list(sheaf_of(s->barn[nid].full.top));
+		free_sheaf_list(sheaf_of(s->barn[nid].empty.top));
 	}
 	free_sheaf_list(s->sheaf_pool);
 	free(s->pcs);

@@ -106,6 +106,40 @@ static void test_array_in_object(struct kernel *k, struct sim_cpu *cpu, struct s
 	sb_put_objects(sc, cpu, &obj, 1);
 }
 
+/* A depot's lists: stacks of arrays (the newest on top), counted, their
+ * working set's low mark and takings following each pop, a ws update
+ * making the low mark the reap limit, and the whole list taken at once. */
+static void test_depot(struct kernel *k)
+{
+	static struct hw_lock_class cls;
+	hw_lock_class_init(k->hw, &cls, "&test->depot_lock", k->hw->sym_spin_lock);
+	struct sb_depot d;
+	sb_depot_init(&d, k->hw, k->lock_kind, 0, &cls);
+	assert_true(d.lock.cls == &cls && d.lock.line == &d.line);
+	struct sb_array a[3];
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(sb_array_init(&a[i], k->hw, 0, 4), 0);
+		sb_stack_push(&d.full, &a[i]);
+	}
+	assert_int_equal(d.full.total, 3);
+	assert_int_equal(sb_stack_length(&d.full, 10), 3);
+	sb_stack_ws_update(&d.full);			/* min = 3 */
+	assert_true(sb_stack_pop(&d.full) == &a[2]);	/* the newest first */
+	assert_true(sb_stack_pop(&d.full) == &a[1]);
+	assert_int_equal(d.full.min, 1);
+	assert_int_equal(d.full.taken, 2);
+	sb_stack_push(&d.full, &a[1]);
+	sb_stack_ws_update(&d.full);			/* the low mark 1 is the reap limit */
+	assert_int_equal(d.full.reaplimit, 1);
+	assert_int_equal(d.full.min, 2);
+	assert_true(sb_stack_pop(&d.empty) == NULL);
+	assert_true(sb_stack_take_all(&d.full) == &a[1] && a[1].next == &a[0] && !a[0].next);
+	assert_int_equal(d.full.total, 0);
+	assert_true(d.full.top == NULL && d.full.min == 0 && d.full.reaplimit == 0);
+	for (int i = 0; i < 3; i++)
+		sb_array_destroy(&a[i]);
+}
+
 /* A layout's cache of 256-byte objects (16 to a page). */
 static void layout(struct sb_cache *sc, struct kernel *k, struct kmem_cache *kc,
 		   const struct sb_params *p)
@@ -349,6 +383,7 @@ static void body(struct task *t, void *arg)
 	test_array_line(k, cpu, &sc, &a);
 	sb_array_destroy(&a);
 	test_array_in_object(k, cpu, &sc);
+	test_depot(k);
 
 	/* everything back: the empty slabs beyond keep=1 go to the page allocator */
 	set_live(&sc, objs, 30, false);
