@@ -34,7 +34,16 @@
  * (kmem_alloc_N; Solaris has finer ones). Instruction costs are SLAB's
  * entries of the core's cost table, path for path: a magazine's round is
  * an array_cache's entry, a depot exchange a list move, a slab operation
- * one bufctl step. */
+ * one bufctl step.
+ *
+ * On the blocks (slab_blocks.h): the slab layer is an sb_cache with one
+ * owner for the cache (cache_lock on its line in kmem_cache_t), partial
+ * slabs in bins, complete slabs on its full list, empty ones freed at
+ * once; slabs grow and go with sb_new_slab and sb_free_slab. Each
+ * magazine's rounds are an sb_array living in its kmem_magazine_N object
+ * (each round on that object's line, the CPU's cc_rounds the loaded one's
+ * count), and the depot is an sb_depot: its full and empty lists stacks of
+ * those arrays with their working set, under cache_depot_lock. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,7 +51,6 @@
 #include "kernel/bitops.h"
 #include "engine/array_size.h"
 #include "engine/oom.h"
-#include "kernel/list.h"
 #include "kernel/slab.h"
 #include "kernel/workqueue.h"
 #include "policy.h"
@@ -78,26 +86,20 @@ static const char *const kmem_stat_name[NR_KMEM_STATS] = {
 	"empty_magazines", "buf_avail", "reap", "magazine_resize",
 };
 
-/* kmem_magazine_t: a kmem_magazine_N object; its rounds are kept here. */
+/* kmem_magazine_t: a kmem_magazine_N object. Its rounds are the blocks'
+ * array living in that object (mag_round[] is a.obj, after the mag_next
+ * word; a.avail rounds, a.limit its magtype's magsize; a.next its
+ * mag_next on a depot list). */
 struct kmem_magazine {
-	struct kmem_magazine *mag_next;	/* depot list, in the object's first word */
-	kaddr_t addr;			/* the object */
-	struct page *page;		/* its slab page, for its lines */
+	struct sb_array a;
 	int mt;				/* its magtype */
-	kaddr_t mag_round[];
-};
-
-struct kmem_maglist {
-	struct kmem_magazine *ml_list;
-	long ml_total, ml_min, ml_reaplimit;
-	uint64_t ml_alloc;
 };
 
 /* kmem_cpu_cache_t: one CPU's magazines (cc_lock and the fields: one line). */
 struct kmem_cpu_cache {
 	struct hw_line cc_line;
-	struct kmem_magazine *cc_loaded, *cc_ploaded;
-	int cc_rounds, cc_prounds, cc_magsize;	/* -1: no magazine */
+	struct kmem_magazine *cc_loaded, *cc_ploaded;	/* cc_rounds: their a.avail */
+	int cc_magsize;
 	int cc_magtype;			/* the magtype its magazines are of */
 	uint64_t cc_alloc, cc_free;
 };
@@ -106,31 +108,24 @@ struct kmem_cpu_cache {
 struct mcache {
 	struct kmem_cache *kc;
 	size_t chunksize, slabsize;
-	unsigned int chunks, order, binshift;
+	unsigned int chunks, order;
 	bool hash;			/* KMF_HASH: bufctls off the buffer */
 	int magtype;			/* kmem_magtype[] row; -1: KMF_NOMAGAZINE */
 	int is_magcache;		/* kmem_magazine_N of that row, else -1 */
-	/* slab layer, under cache_lock */
-	struct hw_line cache_line;
-	struct hw_lock cache_lock;
-	struct list_head *bins;		/* partial slabs by kmem_partial_slab_cmp weight */
-	int top;			/* highest weight with a slab, -1 */
-	struct list_head complete;
-	unsigned long nr_partial, nr_complete;
+	/* slab layer: the blocks' cache with one owner (cache_lock on its line),
+	 * partial slabs in kmem_partial_slab_cmp's bins, complete ones on full */
+	struct sb_cache sc;
 	struct hw_line hash_line[KMEM_HASH_LINES];
-	/* depot, under cache_depot_lock */
-	struct hw_line depot_line;
-	struct hw_lock depot_lock;
-	struct kmem_maglist full, empty;
+	/* depot: the blocks' depot under cache_depot_lock; its kmem_maglist_t
+	 * full and empty are stacks (ml_list top, ml_total total, ml_min min,
+	 * ml_reaplimit reaplimit, ml_alloc taken) */
+	struct sb_depot depot;
 	uint64_t depot_contention, depot_contention_prev;
 	bool resized;			/* contention_prev + INT_MAX: skip one update */
 	uint64_t stat[NR_KMEM_STATS];
 	struct kmem_cpu_cache *cpu;	/* [ncpus] */
-	struct hw_lock_class lock_class, depot_class;
-	char lock_name[64], depot_name[64];
-	struct page **all;		/* every slab, for the check */
-	int nall, all_cap;
-	uint64_t slabs_peak;
+	struct hw_lock_class depot_class;
+	char depot_name[64];
 };
 
 struct mag {
@@ -145,10 +140,10 @@ struct mag {
 	bool reap_on_update;
 	uint64_t nmag[NR_MAGTYPES];	/* magazines that exist, by type */
 	struct kmem_magazine *pool[NR_MAGTYPES];	/* host records to reuse */
-	uint32_t cost_alloc, cost_free, cost_list, cost_per_object, cost_grow, cost_init_object,
-		cost_destroy, cost_update;
-	int sym_slab_alloc, sym_slab_free, sym_slab_create, sym_depot_alloc, sym_depot_free,
-		sym_mag_alloc, sym_mag_destroy, sym_update;
+	uint32_t cost_alloc, cost_free, cost_list, cost_per_object, cost_update;
+	struct sb_costs slab_cost;	/* kmem_slab_create's and _destroy's, for the blocks */
+	int sym_slab_alloc, sym_slab_free, sym_depot_alloc, sym_depot_free, sym_mag_alloc,
+		sym_mag_destroy, sym_update;
 	struct mcache **caches;
 	int ncaches, caches_cap;
 	struct housekeeping update;	/* kmem_update, on CPU 0 */
@@ -171,36 +166,6 @@ static const struct param_def mag_params[] = {
 
 /* --- the slab layer --- */
 
-/* KMEM_PARTIAL_SLAB_WEIGHT, negated: the fullest slabs first, finely at
- * both ends, binned by 2^binshift in between. */
-static unsigned int slab_weight(const struct mcache *mc, unsigned int refcnt)
-{
-	unsigned int bs = mc->binshift;
-	if (refcnt <= bs || mc->chunks - refcnt <= bs)
-		return refcnt;
-	return bs + (refcnt >> bs);
-}
-
-/* A partial slab into the bin of its weight (kmem_partial_slab_cmp's order); top follows.
- * Caller holds cache_lock. */
-static void partial_add(struct mcache *mc, struct page *sp)
-{
-	int w = (int)slab_weight(mc, sp->inuse);
-	list_add(&sp->lru, &mc->bins[w]);
-	if (w > mc->top)
-		mc->top = w;
-	mc->nr_partial++;
-}
-
-/* A slab out of its partial bin; top drops to the highest bin that still holds one. */
-static void partial_del(struct mcache *mc, struct page *sp)
-{
-	list_del(&sp->lru);
-	mc->nr_partial--;
-	while (mc->top >= 0 && list_empty(&mc->bins[mc->top]))
-		mc->top--;
-}
-
 /* The line of a buffer's bufctl: at its end in a small-chunk slab; a hash
  * bucket of cache_hash_table in a KMF_HASH cache (its bufctl is looked up). */
 static void bufctl_touch(struct mag *m, struct sim_cpu *cpu, struct mcache *mc,
@@ -220,91 +185,38 @@ static void bufctl_touch(struct mag *m, struct sim_cpu *cpu, struct mcache *mc,
 	hw_obj_access(m->hw, cpu, &sp->cl[off >> 6], bc >> 6, 1, write, sp->nid);
 }
 
-/* kmem_slab_create(): a slab on this CPU's node, every buffer chained. */
-static struct page *kmem_slab_create(struct mag *m, struct sim_cpu *cpu, struct mcache *mc)
-{
-	int psym = sym_enter(cpu, m->sym_slab_create);
-	struct page *sp = alloc_pages_node(&m->k->pa, cpu, m->k->m->topo[cpu->id].node, mc->order);
-	if (!sp) {
-		sym_exit(cpu, psym);
-		return NULL;
-	}
-	sp->slab = mc->kc;
-	sp->flags |= PG_slab;
-	sp->order = (int8_t)mc->order;
-	account_slab_pages(&m->k->pa, sp->nid, 1l << mc->order);
-	slab_page_prepare(m->k, sp, mc->chunks);
-	cpu_charge(cpu, m->cost_grow + mc->chunks * m->cost_init_object);
-	slab_objs_stream(m->hw, cpu, sp, mc->chunks);	/* the bufctl chain */
-	for (unsigned int i = 0; i < mc->chunks; i++)
-		sp->obj[i].next = i + 1 < mc->chunks ? (uint16_t)(i + 1) : OBJ_NIL;
-	sp->freelist = 0;
-	sp->inuse = 0;
-	hw_write(m->hw, cpu, &sp->line);	/* the kmem_slab_t */
-	if (mc->nall == mc->all_cap) {
-		mc->all_cap = mc->all_cap ? 2 * mc->all_cap : 64;
-		mc->all = xrealloc(mc->all, (size_t)mc->all_cap * sizeof(*mc->all));
-	}
-	sp->priv = (void *)(intptr_t)mc->nall;
-	mc->all[mc->nall++] = sp;
-	if ((uint64_t)mc->nall > mc->slabs_peak)
-		mc->slabs_peak = (uint64_t)mc->nall;
-	sym_exit(cpu, psym);
-	return sp;
-}
-
-/* kmem_slab_destroy(): the empty slab back to the page allocator. */
-static void kmem_slab_destroy(struct mag *m, struct sim_cpu *cpu, struct mcache *mc,
-			      struct page *sp)
-{
-	int i = (int)(intptr_t)sp->priv;
-	mc->all[i] = mc->all[--mc->nall];
-	mc->all[i]->priv = (void *)(intptr_t)i;
-	cpu_charge(cpu, m->cost_destroy);
-	sp->flags &= ~PG_slab;
-	sp->slab = NULL;
-	sp->priv = NULL;
-	account_slab_pages(&m->k->pa, sp->nid, -(1l << mc->order));
-	__free_pages(&m->k->pa, cpu, sp, mc->order);
-}
-
 /* kmem_slab_alloc(): a buffer from the fullest partial slab, or a new one. */
 static kaddr_t kmem_slab_alloc(struct mag *m, struct sim_cpu *cpu, struct mcache *mc)
 {
+	struct sb_node *n = mc->sc.node[0];
 	int psym = sym_enter(cpu, m->sym_slab_alloc);
 	cpu_charge(cpu, m->cost_list + m->cost_per_object);
-	hw_spin_lock(m->hw, cpu, &mc->cache_lock);
-	hw_read(m->hw, cpu, &mc->cache_line);
-	struct page *sp;
-	if (mc->top < 0) {	/* none: a new slab, lock dropped meanwhile */
-		hw_spin_unlock(m->hw, cpu, &mc->cache_lock);
-		sp = kmem_slab_create(m, cpu, mc);
-		hw_spin_lock(m->hw, cpu, &mc->cache_lock);
+	hw_spin_lock(m->hw, cpu, &n->list_lock);
+	hw_read(m->hw, cpu, &n->line);
+	struct page *sp = sb_list_first(&mc->sc, n, SB_PARTIAL);
+	if (!sp) {	/* none: a new slab (kmem_slab_create), lock dropped meanwhile */
+		hw_spin_unlock(m->hw, cpu, &n->list_lock);
+		sp = sb_new_slab(&mc->sc, cpu, m->k->m->topo[cpu->id].node);
+		hw_spin_lock(m->hw, cpu, &n->list_lock);
 		if (!sp) {
 			mc->stat[ST_ALLOC_FAIL]++;
-			hw_spin_unlock(m->hw, cpu, &mc->cache_lock);
+			hw_spin_unlock(m->hw, cpu, &n->list_lock);
 			sym_exit(cpu, psym);
 			return 0;
 		}
+		n->nr_slabs++;
 		mc->stat[ST_SLAB_CREATE]++;
 	} else {
-		sp = list_first_entry(&mc->bins[mc->top], struct page, lru);
-		partial_del(mc, sp);
+		sb_list_del(&mc->sc, n, sp);
 	}
 	unsigned int idx = sp->freelist;
 	bufctl_touch(m, cpu, mc, sp, idx, mc->hash);	/* pop it (hash: insert it) */
-	sp->freelist = sp->obj[idx].next;
-	sp->inuse++;
+	sb_chain_pop(sp);
 	hw_write(m->hw, cpu, &sp->line);
-	if (sp->inuse == mc->chunks) {
-		list_add(&sp->lru, &mc->complete);
-		mc->nr_complete++;
-	} else {
-		partial_add(mc, sp);
-	}
+	sb_list_add(&mc->sc, n, sp, sp->inuse == mc->chunks ? SB_FULL : SB_PARTIAL, false);
 	mc->stat[ST_SLAB_ALLOC]++;
-	hw_write(m->hw, cpu, &mc->cache_line);
-	hw_spin_unlock(m->hw, cpu, &mc->cache_lock);
+	hw_write(m->hw, cpu, &n->line);
+	hw_spin_unlock(m->hw, cpu, &n->list_lock);
 	sym_exit(cpu, psym);
 	return slab_obj_addr(mc->kc, sp, idx);
 }
@@ -313,47 +225,52 @@ static kaddr_t kmem_slab_alloc(struct mag *m, struct sim_cpu *cpu, struct mcache
  * destroyed at once. */
 static void kmem_slab_free(struct mag *m, struct sim_cpu *cpu, struct mcache *mc, kaddr_t buf)
 {
+	struct sb_node *n = mc->sc.node[0];
 	int psym = sym_enter(cpu, m->sym_slab_free);
 	cpu_charge(cpu, m->cost_list + m->cost_per_object);
 	struct page *sp = virt_to_head_page(&m->k->pa, buf);
 	unsigned int idx = slab_obj_index(mc->kc, sp, buf);
-	hw_spin_lock(m->hw, cpu, &mc->cache_lock);
+	hw_spin_lock(m->hw, cpu, &n->list_lock);
 	if (mc->hash)
 		bufctl_touch(m, cpu, mc, sp, idx, false);	/* kmem_hash lookup */
 	bufctl_touch(m, cpu, mc, sp, idx, true);
-	sp->obj[idx].next = sp->freelist;
-	sp->freelist = (uint16_t)idx;
-	bool was_complete = sp->inuse == mc->chunks;
-	if (was_complete) {
-		list_del(&sp->lru);
-		mc->nr_complete--;
-	} else {
-		partial_del(mc, sp);
-	}
-	sp->inuse--;
+	sb_list_del(&mc->sc, n, sp);	/* off the complete list or its bin */
+	sb_chain_push(sp, idx);
 	hw_write(m->hw, cpu, &sp->line);
 	mc->stat[ST_SLAB_FREE]++;
-	hw_write(m->hw, cpu, &mc->cache_line);
+	hw_write(m->hw, cpu, &n->line);
 	if (sp->inuse == 0) {
 		mc->stat[ST_SLAB_DESTROY]++;
-		hw_spin_unlock(m->hw, cpu, &mc->cache_lock);
-		kmem_slab_destroy(m, cpu, mc, sp);
+		n->nr_slabs--;
+		hw_spin_unlock(m->hw, cpu, &n->list_lock);
+		sb_free_slab(&mc->sc, cpu, sp);	/* kmem_slab_destroy */
 	} else {
-		partial_add(mc, sp);
-		hw_spin_unlock(m->hw, cpu, &mc->cache_lock);
+		sb_list_add(&mc->sc, n, sp, SB_PARTIAL, false);
+		hw_spin_unlock(m->hw, cpu, &n->list_lock);
 	}
 	sym_exit(cpu, psym);
 }
 
 /* --- magazines --- */
 
-/* Word `w` of a magazine (0: mag_next, 1..: the rounds). */
-static void mag_touch(struct mag *m, struct sim_cpu *cpu, struct kmem_magazine *mp, int w,
+/* The magazine an array of a depot list is. */
+static inline struct kmem_magazine *mag_of(struct sb_array *a)
+{
+	return a ? container_of(a, struct kmem_magazine, a) : NULL;
+}
+
+/* cc_rounds and cc_prounds: the rounds of a CPU's loaded or previous
+ * magazine, -1 if it has none. */
+static inline int rounds(const struct kmem_magazine *mp)
+{
+	return mp ? (int)mp->a.avail : -1;
+}
+
+/* Round `slot` of a magazine (-1: its mag_next word), on the object's line. */
+static void mag_touch(struct mag *m, struct sim_cpu *cpu, struct kmem_magazine *mp, int slot,
 		      bool write)
 {
-	kaddr_t a = mp->addr + (kaddr_t)w * WORD;
-	uint64_t off = a - page_address(mp->page);
-	hw_obj_access(m->hw, cpu, &mp->page->cl[off >> 6], a >> 6, 1, write, mp->page->nid);
+	sb_array_slot_touch(m->hw, cpu, &mp->a, slot, write);
 }
 
 /* kmem_cache_alloc(mt_cache, KM_NOSLEEP): a new empty magazine of type mt. */
@@ -364,30 +281,31 @@ static struct kmem_magazine *kmem_magazine_alloc(struct mag *m, struct sim_cpu *
 		return NULL;
 	struct kmem_magazine *mp = m->pool[mt];
 	if (mp)
-		m->pool[mt] = mp->mag_next;
-	else if (!(mp = malloc(sizeof(*mp) + (size_t)kmem_magtype[mt].magsize * sizeof(kaddr_t))))
+		m->pool[mt] = mag_of(mp->a.next);
+	else if (!(mp = malloc(sizeof(*mp))) ||
+		 sb_array_init(&mp->a, m->hw, 0, (unsigned int)kmem_magtype[mt].magsize) < 0)
 		host_oom(__func__);
-	mp->mag_next = NULL;
-	mp->addr = addr;
-	mp->page = virt_to_head_page(&m->k->pa, addr);
+	sb_array_in_object(&mp->a, &m->k->pa, addr, WORD);	/* after mag_next */
+	mp->a.next = NULL;
 	mp->mt = mt;
 	m->nmag[mt]++;
 	return mp;
 }
 
-/* kmem_magazine_destroy(): its first `nrounds` rounds back to the slab
- * layer, the magazine to its own cache. */
+/* kmem_magazine_destroy(): its rounds back to the slab layer, the
+ * magazine to its own cache. */
 static void kmem_magazine_destroy(struct mag *m, struct sim_cpu *cpu, struct mcache *mc,
-				  struct kmem_magazine *mp, int nrounds)
+				  struct kmem_magazine *mp)
 {
 	int psym = sym_enter(cpu, m->sym_mag_destroy);
-	for (int i = 0; i < nrounds; i++) {
-		mag_touch(m, cpu, mp, i + 1, false);
-		kmem_slab_free(m, cpu, mc, mp->mag_round[i]);
+	for (unsigned int i = 0; i < mp->a.avail; i++) {
+		mag_touch(m, cpu, mp, (int)i, false);
+		kmem_slab_free(m, cpu, mc, mp->a.obj[i]);
 	}
+	mp->a.avail = 0;
 	int mt = mp->mt;
-	kaddr_t addr = mp->addr;
-	mp->mag_next = m->pool[mt];
+	kaddr_t addr = mp->a.addr;
+	mp->a.next = m->pool[mt] ? &m->pool[mt]->a : NULL;
 	m->pool[mt] = mp;
 	m->nmag[mt]--;
 	kmem_cache_free(m->k, cpu, m->mt_cache[mt], addr);
@@ -397,8 +315,8 @@ static void kmem_magazine_destroy(struct mag *m, struct sim_cpu *cpu, struct mca
 /* cache_depot_lock: a failed mutex_tryenter counts as contention. */
 static void depot_lock(struct mag *m, struct sim_cpu *cpu, struct mcache *mc, bool count)
 {
-	if (!hw_spin_trylock(m->hw, cpu, &mc->depot_lock)) {
-		hw_spin_lock(m->hw, cpu, &mc->depot_lock);
+	if (!hw_spin_trylock(m->hw, cpu, &mc->depot.lock)) {
+		hw_spin_lock(m->hw, cpu, &mc->depot.lock);
 		if (count)
 			mc->depot_contention++;
 	}
@@ -406,22 +324,19 @@ static void depot_lock(struct mag *m, struct sim_cpu *cpu, struct mcache *mc, bo
 
 /* kmem_depot_alloc(): a magazine off a depot list, NULL if none. */
 static struct kmem_magazine *kmem_depot_alloc(struct mag *m, struct sim_cpu *cpu,
-					      struct mcache *mc, struct kmem_maglist *mlp)
+					      struct mcache *mc, struct sb_stack *mlp)
 {
 	int psym = sym_enter(cpu, m->sym_depot_alloc);
 	cpu_charge(cpu, m->cost_list);
 	depot_lock(m, cpu, mc, true);
-	hw_read(m->hw, cpu, &mc->depot_line);
-	struct kmem_magazine *mp = mlp->ml_list;
+	hw_read(m->hw, cpu, &mc->depot.line);
+	struct kmem_magazine *mp = mag_of(mlp->top);
 	if (mp) {
-		mag_touch(m, cpu, mp, 0, false);	/* mp->mag_next */
-		mlp->ml_list = mp->mag_next;
-		if (--mlp->ml_total < mlp->ml_min)
-			mlp->ml_min = mlp->ml_total;
-		mlp->ml_alloc++;
-		hw_write(m->hw, cpu, &mc->depot_line);
+		mag_touch(m, cpu, mp, -1, false);	/* mp->mag_next */
+		sb_stack_pop(mlp);
+		hw_write(m->hw, cpu, &mc->depot.line);
 	}
-	hw_spin_unlock(m->hw, cpu, &mc->depot_lock);
+	hw_spin_unlock(m->hw, cpu, &mc->depot.lock);
 	sym_exit(cpu, psym);
 	return mp;
 }
@@ -429,35 +344,30 @@ static struct kmem_magazine *kmem_depot_alloc(struct mag *m, struct sim_cpu *cpu
 /* kmem_depot_free(): a magazine onto a depot list (one of a size given up
  * by a resize meanwhile is destroyed instead). */
 static void kmem_depot_free(struct mag *m, struct sim_cpu *cpu, struct mcache *mc,
-			    struct kmem_maglist *mlp, struct kmem_magazine *mp)
+			    struct sb_stack *mlp, struct kmem_magazine *mp)
 {
 	int psym = sym_enter(cpu, m->sym_depot_free);
 	cpu_charge(cpu, m->cost_list);
 	depot_lock(m, cpu, mc, false);
 	if (mp->mt != mc->magtype) {
-		hw_spin_unlock(m->hw, cpu, &mc->depot_lock);
-		kmem_magazine_destroy(m, cpu, mc, mp,
-				      mlp == &mc->full ? kmem_magtype[mp->mt].magsize : 0);
+		hw_spin_unlock(m->hw, cpu, &mc->depot.lock);
+		kmem_magazine_destroy(m, cpu, mc, mp);
 		sym_exit(cpu, psym);
 		return;
 	}
-	mag_touch(m, cpu, mp, 0, true);
-	mp->mag_next = mlp->ml_list;
-	mlp->ml_list = mp;
-	mlp->ml_total++;
-	hw_write(m->hw, cpu, &mc->depot_line);
-	hw_spin_unlock(m->hw, cpu, &mc->depot_lock);
+	mag_touch(m, cpu, mp, -1, true);
+	sb_stack_push(mlp, &mp->a);
+	hw_write(m->hw, cpu, &mc->depot.line);
+	hw_spin_unlock(m->hw, cpu, &mc->depot.lock);
 	sym_exit(cpu, psym);
 }
 
 /* kmem_cpu_reload(): mp becomes the loaded magazine, the loaded one the
- * previous. */
-static void kmem_cpu_reload(struct kmem_cpu_cache *ccp, struct kmem_magazine *mp, int rounds)
+ * previous (each with its rounds). */
+static void kmem_cpu_reload(struct kmem_cpu_cache *ccp, struct kmem_magazine *mp)
 {
 	ccp->cc_ploaded = ccp->cc_loaded;
-	ccp->cc_prounds = ccp->cc_rounds;
 	ccp->cc_loaded = mp;
-	ccp->cc_rounds = rounds;
 }
 
 /* The CPU's part of kmem_cache_magazine_purge() and _enable() after a
@@ -466,15 +376,13 @@ static void cpu_magazine_purge(struct mag *m, struct sim_cpu *cpu, struct mcache
 			       struct kmem_cpu_cache *ccp)
 {
 	struct kmem_magazine *mp = ccp->cc_loaded, *pmp = ccp->cc_ploaded;
-	int rounds = ccp->cc_rounds, prounds = ccp->cc_prounds;
 	ccp->cc_loaded = ccp->cc_ploaded = NULL;
-	ccp->cc_rounds = ccp->cc_prounds = -1;
 	ccp->cc_magtype = mc->magtype;
 	ccp->cc_magsize = mc->magtype >= 0 ? kmem_magtype[mc->magtype].magsize : 0;
 	if (mp)
-		kmem_magazine_destroy(m, cpu, mc, mp, rounds);
+		kmem_magazine_destroy(m, cpu, mc, mp);
 	if (pmp)
-		kmem_magazine_destroy(m, cpu, mc, pmp, prounds);
+		kmem_magazine_destroy(m, cpu, mc, pmp);
 }
 
 /* cc_lock: mutex_enter, a locked op on the CPU's own line. */
@@ -499,29 +407,29 @@ static kaddr_t mag_alloc(void *state, struct kmem_cache *kc, struct sim_cpu *cpu
 			cpu_magazine_purge(m, cpu, mc, ccp);
 			continue;
 		}
-		if (ccp->cc_rounds > 0) {
-			kaddr_t buf = ccp->cc_loaded->mag_round[--ccp->cc_rounds];
-			mag_touch(m, cpu, ccp->cc_loaded, ccp->cc_rounds + 1, false);
+		if (rounds(ccp->cc_loaded) > 0) {
+			kaddr_t buf = sb_array_pop(&ccp->cc_loaded->a);
+			mag_touch(m, cpu, ccp->cc_loaded, (int)ccp->cc_loaded->a.avail, false);
 			ccp->cc_alloc++;
 			return buf;
 		}
-		if (ccp->cc_prounds > 0) {
-			kmem_cpu_reload(ccp, ccp->cc_ploaded, ccp->cc_prounds);
+		if (rounds(ccp->cc_ploaded) > 0) {
+			kmem_cpu_reload(ccp, ccp->cc_ploaded);
 			continue;
 		}
 		if (ccp->cc_magsize == 0)
 			break;
-		struct kmem_magazine *fmp = kmem_depot_alloc(m, cpu, mc, &mc->full);
+		struct kmem_magazine *fmp = kmem_depot_alloc(m, cpu, mc, &mc->depot.full);
 		if (!fmp)
 			break;
 		if (fmp->mt != ccp->cc_magtype) {	/* resized while we waited */
-			kmem_depot_free(m, cpu, mc, &mc->full, fmp);
+			kmem_depot_free(m, cpu, mc, &mc->depot.full, fmp);
 			continue;
 		}
 		struct kmem_magazine *emp = ccp->cc_ploaded;	/* empty, or NULL */
-		kmem_cpu_reload(ccp, fmp, kmem_magtype[fmp->mt].magsize);
+		kmem_cpu_reload(ccp, fmp);	/* full: magsize rounds */
 		if (emp)	/* after the reload: what it calls may use this cache */
-			kmem_depot_free(m, cpu, mc, &mc->empty, emp);
+			kmem_depot_free(m, cpu, mc, &mc->depot.empty, emp);
 	}
 	return kmem_slab_alloc(m, cpu, mc);
 }
@@ -531,16 +439,16 @@ static kaddr_t mag_alloc(void *state, struct kmem_cache *kc, struct sim_cpu *cpu
 static bool cpucache_magazine_alloc(struct mag *m, struct sim_cpu *cpu, struct mcache *mc,
 				    struct kmem_cpu_cache *ccp)
 {
-	struct kmem_magazine *emp = kmem_depot_alloc(m, cpu, mc, &mc->empty);
+	struct kmem_magazine *emp = kmem_depot_alloc(m, cpu, mc, &mc->depot.empty);
 	if (emp) {
 		if (emp->mt != ccp->cc_magtype) {
-			kmem_depot_free(m, cpu, mc, &mc->empty, emp);
+			kmem_depot_free(m, cpu, mc, &mc->depot.empty, emp);
 			return true;
 		}
 		struct kmem_magazine *fmp = ccp->cc_ploaded;	/* full, or NULL */
-		kmem_cpu_reload(ccp, emp, 0);
+		kmem_cpu_reload(ccp, emp);	/* empty */
 		if (fmp)
-			kmem_depot_free(m, cpu, mc, &mc->full, fmp);
+			kmem_depot_free(m, cpu, mc, &mc->depot.full, fmp);
 		return true;
 	}
 	int mt = mc->magtype;
@@ -550,9 +458,9 @@ static bool cpucache_magazine_alloc(struct mag *m, struct sim_cpu *cpu, struct m
 	if (!emp)
 		return false;
 	if (ccp->cc_magsize != kmem_magtype[mt].magsize || mt != mc->magtype)
-		kmem_magazine_destroy(m, cpu, mc, emp, 0);	/* resized meanwhile */
+		kmem_magazine_destroy(m, cpu, mc, emp);	/* resized meanwhile */
 	else
-		kmem_depot_free(m, cpu, mc, &mc->empty, emp);
+		kmem_depot_free(m, cpu, mc, &mc->depot.empty, emp);
 	return true;
 }
 
@@ -569,14 +477,14 @@ static void mag_free(void *state, struct kmem_cache *kc, struct sim_cpu *cpu, ka
 			cpu_magazine_purge(m, cpu, mc, ccp);
 			continue;
 		}
-		if ((unsigned int)ccp->cc_rounds < (unsigned int)ccp->cc_magsize) {
-			ccp->cc_loaded->mag_round[ccp->cc_rounds++] = buf;
-			mag_touch(m, cpu, ccp->cc_loaded, ccp->cc_rounds, true);
+		if ((unsigned int)rounds(ccp->cc_loaded) < (unsigned int)ccp->cc_magsize) {
+			sb_array_push(&ccp->cc_loaded->a, buf);
+			mag_touch(m, cpu, ccp->cc_loaded, (int)ccp->cc_loaded->a.avail - 1, true);
 			ccp->cc_free++;
 			return;
 		}
-		if (ccp->cc_prounds == 0) {
-			kmem_cpu_reload(ccp, ccp->cc_ploaded, ccp->cc_prounds);
+		if (rounds(ccp->cc_ploaded) == 0) {
+			kmem_cpu_reload(ccp, ccp->cc_ploaded);
 			continue;
 		}
 		if (ccp->cc_magsize == 0 || !cpucache_magazine_alloc(m, cpu, mc, ccp))
@@ -587,26 +495,17 @@ static void mag_free(void *state, struct kmem_cache *kc, struct sim_cpu *cpu, ka
 
 /* --- the depot's working set, and resizing (kmem_cache_update) --- */
 
-/* One list's part of kmem_depot_ws_update(): the interval's minimum becomes the reap limit,
- * and the minimum starts again from the total. */
-static void ws_update(struct kmem_maglist *mlp)
-{
-	mlp->ml_reaplimit = mlp->ml_min;
-	mlp->ml_min = mlp->ml_total;
-}
-
 /* kmem_depot_ws_reap(): the magazines outside the working set (all of
  * them after kmem_depot_ws_zero) back to the slab layer. */
 static bool kmem_depot_ws_reap(struct mag *m, struct sim_cpu *cpu, struct mcache *mc)
 {
 	bool any = false;
-	struct kmem_maglist *lists[2] = { &mc->full, &mc->empty };
+	struct sb_stack *lists[2] = { &mc->depot.full, &mc->depot.empty };
 	for (int l = 0; l < 2; l++) {
-		long reap = lists[l]->ml_reaplimit < lists[l]->ml_min ? lists[l]->ml_reaplimit
-			: lists[l]->ml_min;
+		long reap = lists[l]->reaplimit < lists[l]->min ? lists[l]->reaplimit : lists[l]->min;
 		struct kmem_magazine *mp;
 		while (reap-- > 0 && (mp = kmem_depot_alloc(m, cpu, mc, lists[l]))) {
-			kmem_magazine_destroy(m, cpu, mc, mp, l ? 0 : kmem_magtype[mp->mt].magsize);
+			kmem_magazine_destroy(m, cpu, mc, mp);
 			any = true;
 		}
 	}
@@ -624,35 +523,32 @@ static bool kmem_update(struct housekeeping *h, struct task *cur)
 	for (int i = 0; i < m->ncaches; i++) {
 		struct mcache *mc = m->caches[i];
 		cpu_charge(cpu, m->cost_update);
-		hw_spin_lock(m->hw, cpu, &mc->depot_lock);
-		ws_update(&mc->full);
-		ws_update(&mc->empty);
+		hw_spin_lock(m->hw, cpu, &mc->depot.lock);
+		sb_stack_ws_update(&mc->depot.full);	/* kmem_depot_ws_update() */
+		sb_stack_ws_update(&mc->depot.empty);
 		bool resize = mc->magtype >= 0 && mc->magtype + 1 < NR_MAGTYPES &&
 			      mc->chunksize < kmem_magtype[mc->magtype].maxbuf && !mc->resized &&
 			      (long)(mc->depot_contention - mc->depot_contention_prev) >
 				      m->contention_limit;
 		mc->depot_contention_prev = mc->depot_contention;
 		mc->resized = false;
-		struct kmem_magazine *full = NULL, *empty = NULL;
+		struct sb_array *full = NULL, *empty = NULL;
 		if (resize) {	/* kmem_cache_magazine_resize(): purge the depot, next size */
 			mc->magtype++;
 			mc->resized = true;
 			mc->stat[ST_MAGAZINE_RESIZE]++;
-			full = mc->full.ml_list;	/* every depot magazine, taken at once: */
-			empty = mc->empty.ml_list;	/* new ones may come meanwhile */
-			mc->full.ml_list = mc->empty.ml_list = NULL;
-			mc->full.ml_total = mc->full.ml_min = mc->full.ml_reaplimit = 0;
-			mc->empty.ml_total = mc->empty.ml_min = mc->empty.ml_reaplimit = 0;
+			full = sb_stack_take_all(&mc->depot.full);	/* every depot magazine at */
+			empty = sb_stack_take_all(&mc->depot.empty);	/* once: new ones may come */
 		}
-		hw_write(m->hw, cpu, &mc->depot_line);
-		hw_spin_unlock(m->hw, cpu, &mc->depot_lock);
-		for (struct kmem_magazine *mp; (mp = full) != NULL; progress = true) {
-			full = mp->mag_next;
-			kmem_magazine_destroy(m, cpu, mc, mp, kmem_magtype[mp->mt].magsize);
+		hw_write(m->hw, cpu, &mc->depot.line);
+		hw_spin_unlock(m->hw, cpu, &mc->depot.lock);
+		for (struct sb_array *a; (a = full) != NULL; progress = true) {
+			full = a->next;
+			kmem_magazine_destroy(m, cpu, mc, mag_of(a));
 		}
-		for (struct kmem_magazine *mp; (mp = empty) != NULL; progress = true) {
-			empty = mp->mag_next;
-			kmem_magazine_destroy(m, cpu, mc, mp, 0);
+		for (struct sb_array *a; (a = empty) != NULL; progress = true) {
+			empty = a->next;
+			kmem_magazine_destroy(m, cpu, mc, mag_of(a));
 		}
 		if (m->reap_on_update && !resize) {
 			mc->stat[ST_REAP]++;
@@ -754,32 +650,29 @@ static struct kmem_cache *mag_cache_create(void *state, struct kmem_cache *kc,
 		return sim_fail(err, "magazine: cache %s: %zu-byte chunks need a slab beyond order %d",
 				kc->name, chunksize, KMEM_SLAB_MAX_ORDER), NULL;
 	}
-	mc->binshift = (unsigned int)fls((mc->slabsize / mc->chunksize) / 16) + 1;	/* maxchunks */
 	mc->magtype = magtype_of(m, chunksize);
-	kc->size = (unsigned int)chunksize;
 	kc->priv = mc;
-	mc->bins = malloc((mc->chunks + 1) * sizeof(*mc->bins));
 	mc->cpu = calloc((size_t)m->ncpus, sizeof(*mc->cpu));
-	if (!mc->bins || !mc->cpu)
+	if (!mc->cpu)
 		host_oom(__func__);
-	for (unsigned int b = 0; b <= mc->chunks; b++)
-		INIT_LIST_HEAD(&mc->bins[b]);
-	mc->top = -1;
-	INIT_LIST_HEAD(&mc->complete);
-	snprintf(mc->lock_name, sizeof(mc->lock_name), "&cp->cache_lock [%s]", kc->name);
+	/* the slab layer: one owner, its line (cache_lock's) in kmem_cache_t on node 0 */
+	const struct sb_params p = {
+		.policy = "magazine", .size = (unsigned int)chunksize, .order = mc->order,
+		.objects = mc->chunks, .flags = SB_FULL_LIST | SB_BINS | SB_NO_EMPTY,
+		.bin_shift = (unsigned int)fls((mc->slabsize / mc->chunksize) / 16) + 1,	/* maxchunks */
+		.owners = 1, .lock_name = "&cp->cache_lock [%s]",
+		.list_name = { "partial", "complete", "free" }, .cost = &m->slab_cost,
+	};
+	if (sb_cache_setup(&mc->sc, m->k, kc, &p, err) < 0)
+		return NULL;
 	snprintf(mc->depot_name, sizeof(mc->depot_name), "&cp->cache_depot_lock [%s]", kc->name);
-	hw_lock_class_init(m->hw, &mc->lock_class, mc->lock_name, m->hw->sym_spin_lock);
 	hw_lock_class_init(m->hw, &mc->depot_class, mc->depot_name, m->hw->sym_spin_lock);
-	hw_line_init(m->hw, &mc->cache_line, 0);	/* kmem_cache_t: node 0 memory */
-	hw_line_init(m->hw, &mc->depot_line, 0);
-	hw_lock_init(&mc->cache_lock, m->k->lock_kind, &mc->cache_line, &mc->lock_class);
-	hw_lock_init(&mc->depot_lock, m->k->lock_kind, &mc->depot_line, &mc->depot_class);
+	sb_depot_init(&mc->depot, m->hw, m->k->lock_kind, 0, &mc->depot_class);	/* in kmem_cache_t */
 	for (int b = 0; b < KMEM_HASH_LINES; b++)
 		hw_line_init(m->hw, &mc->hash_line[b], 0);
 	for (int c = 0; c < m->ncpus; c++) {
 		struct kmem_cpu_cache *ccp = &mc->cpu[c];
 		hw_line_init(m->hw, &ccp->cc_line, 0);	/* cache_cpu[] is in kmem_cache_t */
-		ccp->cc_rounds = ccp->cc_prounds = -1;
 		ccp->cc_magtype = mc->magtype;
 		ccp->cc_magsize = mc->magtype >= 0 ? kmem_magtype[mc->magtype].magsize : 0;
 	}
@@ -800,15 +693,6 @@ static unsigned int mag_kmalloc_max(void *state)
 
 /* --- reports and invariants --- */
 
-/* The magazines on a depot list, by walking it (for the check). */
-static long maglist_length(const struct kmem_maglist *mlp)
-{
-	long n = 0;
-	for (const struct kmem_magazine *mp = mlp->ml_list; mp; mp = mp->mag_next)
-		n++;
-	return n;
-}
-
 /* kstat -n CACHE: the kstats with the CPUs' counts and the depot's exchanges added
  * (kmem_cache_kstat_update); chunk, slab and magazine sizes as tunables. */
 static void mag_cache_info(void *state, struct kmem_cache *kc, struct cache_info *out)
@@ -816,36 +700,31 @@ static void mag_cache_info(void *state, struct kmem_cache *kc, struct cache_info
 	struct mag *m = state;
 	struct mcache *mc = kc->priv;
 	memset(out, 0, sizeof(*out));
-	out->order = mc->order;
-	out->objs_per_slab = mc->chunks;
-	out->slabs = (uint64_t)mc->nall;
-	out->slabs_peak = mc->slabs_peak;
-	out->partial = mc->nr_partial;
-	out->objects = (uint64_t)mc->nall * mc->chunks;
-	out->active = kc->live;
+	sb_cache_figures(&mc->sc, out);
 	uint64_t v[NR_KMEM_STATS];
 	memcpy(v, mc->stat, sizeof(v));
 	for (int c = 0; c < m->ncpus; c++) {
 		const struct kmem_cpu_cache *ccp = &mc->cpu[c];
 		v[ST_ALLOC] += ccp->cc_alloc;
 		v[ST_FREE] += ccp->cc_free;
-		v[ST_BUF_AVAIL] += (uint64_t)(ccp->cc_rounds > 0 ? ccp->cc_rounds : 0) +
-			(uint64_t)(ccp->cc_prounds > 0 ? ccp->cc_prounds : 0);
+		v[ST_BUF_AVAIL] += (uint64_t)(rounds(ccp->cc_loaded) > 0 ? rounds(ccp->cc_loaded) : 0) +
+			(uint64_t)(rounds(ccp->cc_ploaded) > 0 ? rounds(ccp->cc_ploaded) : 0);
 	}
 	/* kmem_cache_kstat_update(): alloc and free count the depot's magazine
 	 * exchanges too; buf_avail is every free buffer: rounds, full depot
 	 * magazines, and the slabs' own (cache_bufslab) */
-	v[ST_ALLOC] += mc->stat[ST_SLAB_ALLOC] + mc->full.ml_alloc;
-	v[ST_FREE] += mc->stat[ST_SLAB_FREE] + mc->empty.ml_alloc;
+	v[ST_ALLOC] += mc->stat[ST_SLAB_ALLOC] + mc->depot.full.taken;
+	v[ST_FREE] += mc->stat[ST_SLAB_FREE] + mc->depot.empty.taken;
 	if (mc->magtype >= 0)
-		v[ST_BUF_AVAIL] += (uint64_t)mc->full.ml_total * (uint64_t)kmem_magtype[mc->magtype].magsize;
-	for (int i = 0; i < mc->nall; i++)
-		v[ST_BUF_AVAIL] += (uint64_t)(mc->chunks - mc->all[i]->inuse);
-	v[ST_DEPOT_ALLOC] = mc->full.ml_alloc;
-	v[ST_DEPOT_FREE] = mc->empty.ml_alloc;
+		v[ST_BUF_AVAIL] += (uint64_t)mc->depot.full.total *
+				   (uint64_t)kmem_magtype[mc->magtype].magsize;
+	for (int i = 0; i < mc->sc.nall; i++)
+		v[ST_BUF_AVAIL] += (uint64_t)(mc->chunks - mc->sc.all[i]->inuse);
+	v[ST_DEPOT_ALLOC] = mc->depot.full.taken;
+	v[ST_DEPOT_FREE] = mc->depot.empty.taken;
 	v[ST_DEPOT_CONTENTION] = mc->depot_contention;
-	v[ST_FULL_MAGAZINES] = (uint64_t)mc->full.ml_total;
-	v[ST_EMPTY_MAGAZINES] = (uint64_t)mc->empty.ml_total;
+	v[ST_FULL_MAGAZINES] = (uint64_t)mc->depot.full.total;
+	v[ST_EMPTY_MAGAZINES] = (uint64_t)mc->depot.empty.total;
 	out->nstats = NR_KMEM_STATS;
 	for (int i = 0; i < NR_KMEM_STATS; i++)
 		out->stats[i] = (struct slab_stat){ kmem_stat_name[i], v[i] };
@@ -856,112 +735,84 @@ static void mag_cache_info(void *state, struct kmem_cache *kc, struct cache_info
 		(uint64_t)kmem_magtype[mc->magtype].magsize : 0 };
 }
 
-/* Count a magazine's rounds against their slabs. */
-static int count_rounds(struct mag *m, struct mcache *mc, const struct kmem_magazine *mp,
-			int nrounds, uint32_t *waiting, const char *where, struct sim_err *err)
+/* A magazine's rounds held as the blocks' check holds them (at most its
+ * size, each a free buffer of this cache); `want` is the rounds it must
+ * have, -1 any. */
+static int hold_rounds(struct mcache *mc, struct kmem_magazine *mp, int want, const char *where,
+		       struct sim_err *err)
 {
-	if (nrounds < 0 || nrounds > kmem_magtype[mp->mt].magsize)
+	int n = (int)mp->a.avail, size = kmem_magtype[mp->mt].magsize;
+	if ((want >= 0 && n != want) || (int)mp->a.limit != size)
 		return sim_fail(err, "magazine %s: %s holds %d rounds in a magazine of %d",
-				mc->kc->name, where, nrounds, kmem_magtype[mp->mt].magsize);
-	for (int i = 0; i < nrounds; i++) {
-		kaddr_t buf = mp->mag_round[i];
-		struct page *sp = virt_to_head_page(&m->k->pa, buf);
-		if (!sp || sp->slab != mc->kc || !(sp->flags & PG_slab))
-			return sim_fail(err, "magazine %s: %s holds %#llx, not a buffer of this "
-					"cache", mc->kc->name, where, (unsigned long long)buf);
-		if (sp->obj[slab_obj_index(mc->kc, sp, buf)].live)
-			return sim_fail(err, "magazine %s: %s holds %#llx, which is allocated",
-					mc->kc->name, where, (unsigned long long)buf);
-		waiting[(int)(intptr_t)sp->priv]++;
-	}
-	return 0;
+				mc->kc->name, where, n, size);
+	return sb_check_array(&mc->sc, &mp->a, where, err);
 }
 
-/* The slab layer's books: each partial slab in its weight's bin at or below top, each
- * complete slab full, and the counts agree with nr_partial, nr_complete and nall. */
-static int check_slab_lists(struct mcache *mc, struct sim_err *err)
+/* Every CPU's loaded and previous magazines: of the CPU's magazine type,
+ * the previous one full or empty, their rounds held. */
+static int hold_cpu_magazines(struct mag *m, struct mcache *mc, struct sim_err *err)
 {
-	unsigned long partial = 0, complete = 0;
-	for (int b = 0; b <= (int)mc->chunks; b++) {
-		struct page *sp;
-		list_for_each_entry(sp, &mc->bins[b], lru) {
-			if (sp->inuse == 0 || sp->inuse >= mc->chunks ||
-			    slab_weight(mc, sp->inuse) != (unsigned int)b || b > mc->top ||
-			    ++partial > (unsigned long)mc->nall)
-				return sim_fail(err, "magazine %s: slab pfn %llu (%u of %u in use) is "
-						"in partial bin %d (top %d)", mc->kc->name,
-						(unsigned long long)sp->pfn, sp->inuse, mc->chunks, b,
-						mc->top);
-		}
+	char where[48];
+	for (int c = 0; c < m->ncpus; c++) {
+		struct kmem_cpu_cache *ccp = &mc->cpu[c];
+		if ((ccp->cc_loaded && ccp->cc_loaded->mt != ccp->cc_magtype) ||
+		    (ccp->cc_ploaded && ccp->cc_ploaded->mt != ccp->cc_magtype) ||
+		    (rounds(ccp->cc_ploaded) > 0 && rounds(ccp->cc_ploaded) != ccp->cc_magsize))
+			return sim_fail(err, "magazine %s: CPU %d's magazines disagree with its "
+					"magazine type or rounds (%d, %d of %d)", mc->kc->name, c,
+					rounds(ccp->cc_loaded), rounds(ccp->cc_ploaded), ccp->cc_magsize);
+		snprintf(where, sizeof(where), "CPU %d's loaded magazine", c);
+		if (ccp->cc_loaded && hold_rounds(mc, ccp->cc_loaded, -1, where, err) < 0)
+			return -1;
+		snprintf(where, sizeof(where), "CPU %d's previous magazine", c);
+		if (ccp->cc_ploaded && hold_rounds(mc, ccp->cc_ploaded, -1, where, err) < 0)
+			return -1;
 	}
-	struct page *sp;
-	list_for_each_entry(sp, &mc->complete, lru)
-		if (sp->inuse != mc->chunks || ++complete > (unsigned long)mc->nall)
-			return sim_fail(err, "magazine %s: slab pfn %llu on the complete list has %u "
-					"of %u in use", mc->kc->name, (unsigned long long)sp->pfn,
-					sp->inuse, mc->chunks);
-	if (partial != mc->nr_partial || complete != mc->nr_complete ||
-	    partial + complete != (unsigned long)mc->nall)
-		return sim_fail(err, "magazine %s: %lu partial and %lu complete slabs listed, "
-				"counted %lu and %lu, %d exist", mc->kc->name, partial, complete,
-				mc->nr_partial, mc->nr_complete, mc->nall);
 	return 0;
 }
 
-/* The invariants: the slab lists; every CPU's magazines and the depot's
- * (counts, sizes, rounds that are free buffers of this cache), each free
- * buffer in exactly one place (slab_check_pages); a magazine cache holds
- * exactly the magazines that exist. */
+/* The depot's lists: their lengths against ml_total (and ml_min within
+ * it), every magazine of the cache's type, the full ones full (their
+ * rounds held) and the empty ones empty. */
+static int hold_depot(struct mcache *mc, struct sim_err *err)
+{
+	struct sb_stack *lists[2] = { &mc->depot.full, &mc->depot.empty };
+	for (int l = 0; l < 2; l++) {
+		long n = sb_stack_length(lists[l], lists[l]->total);
+		if (n != lists[l]->total || lists[l]->min > lists[l]->total)
+			return sim_fail(err, "magazine %s: the depot's %s list holds %ld magazines, "
+					"ml_total %ld, ml_min %ld", mc->kc->name, l ? "empty" : "full",
+					n, lists[l]->total, lists[l]->min);
+		for (struct kmem_magazine *mp = mag_of(lists[l]->top); mp; mp = mag_of(mp->a.next))
+			if (mp->mt != mc->magtype)
+				return sim_fail(err, "magazine %s: the depot holds a magazine of %d "
+						"rounds, the cache's are %d", mc->kc->name,
+						kmem_magtype[mp->mt].magsize,
+						kmem_magtype[mc->magtype].magsize);
+			else if (hold_rounds(mc, mp, l ? 0 : kmem_magtype[mp->mt].magsize,
+					     l ? "the depot's empty list" : "the depot's full list",
+					     err) < 0)
+				return -1;
+	}
+	return 0;
+}
+
+/* The blocks' check (the slab layer's bins and complete list, each free
+ * buffer in exactly one place) with every magazine's rounds held; a
+ * magazine cache holds exactly the magazines that exist. */
 static int mag_check(void *state, struct kmem_cache *kc, struct sim_err *err)
 {
 	struct mag *m = state;
 	struct mcache *mc = kc->priv;
-	if (check_slab_lists(mc, err) < 0)
+	if (sb_check_begin(&mc->sc, err) < 0 || hold_cpu_magazines(m, mc, err) < 0 ||
+	    hold_depot(mc, err) < 0 || sb_check_end(&mc->sc, "magazines", err) < 0)
 		return -1;
-	uint32_t *waiting = calloc((size_t)mc->nall + 1, sizeof(*waiting));
-	if (!waiting)
-		host_oom(__func__);
-	int rc = 0;
-	for (int c = 0; c < m->ncpus && rc == 0; c++) {
-		struct kmem_cpu_cache *ccp = &mc->cpu[c];
-		if (!ccp->cc_loaded != (ccp->cc_rounds == -1) ||
-		    !ccp->cc_ploaded != (ccp->cc_prounds == -1) ||
-		    (ccp->cc_loaded && ccp->cc_loaded->mt != ccp->cc_magtype) ||
-		    (ccp->cc_ploaded && ccp->cc_ploaded->mt != ccp->cc_magtype))
-			rc = sim_fail(err, "magazine %s: CPU %d's magazines disagree with its "
-				      "rounds (%d, %d)", kc->name, c, ccp->cc_rounds, ccp->cc_prounds);
-		if (rc == 0 && ccp->cc_loaded)
-			rc = count_rounds(m, mc, ccp->cc_loaded, ccp->cc_rounds, waiting,
-					  "a loaded magazine", err);
-		if (rc == 0 && ccp->cc_ploaded)
-			rc = count_rounds(m, mc, ccp->cc_ploaded, ccp->cc_prounds, waiting,
-					  "a previous magazine", err);
-	}
-	struct kmem_maglist *lists[2] = { &mc->full, &mc->empty };
-	for (int l = 0; l < 2 && rc == 0; l++) {
-		if (maglist_length(lists[l]) != lists[l]->ml_total || lists[l]->ml_min > lists[l]->ml_total)
-			rc = sim_fail(err, "magazine %s: the depot's %s list holds %ld magazines, "
-				      "ml_total %ld, ml_min %ld", kc->name, l ? "empty" : "full",
-				      maglist_length(lists[l]), lists[l]->ml_total, lists[l]->ml_min);
-		for (struct kmem_magazine *mp = lists[l]->ml_list; mp && rc == 0; mp = mp->mag_next)
-			if (mp->mt != mc->magtype)
-				rc = sim_fail(err, "magazine %s: the depot holds a magazine of %d "
-					      "rounds, the cache's are %d", kc->name,
-					      kmem_magtype[mp->mt].magsize,
-					      kmem_magtype[mc->magtype].magsize);
-			else
-				rc = count_rounds(m, mc, mp, l ? 0 : kmem_magtype[mp->mt].magsize,
-						  waiting, "the depot", err);
-	}
-	if (rc == 0)
-		rc = slab_check_pages(kc, mc->all, mc->nall, waiting, "magazine", "magazines", err);
-	if (rc == 0 && mc->is_magcache >= 0 && kc->live != m->nmag[mc->is_magcache])
-		rc = sim_fail(err, "magazine %s: %llu objects allocated but %llu magazines of %d "
-			      "rounds exist", kc->name, (unsigned long long)kc->live,
-			      (unsigned long long)m->nmag[mc->is_magcache],
-			      kmem_magtype[mc->is_magcache].magsize);
-	free(waiting);
-	return rc;
+	if (mc->is_magcache >= 0 && kc->live != m->nmag[mc->is_magcache])
+		return sim_fail(err, "magazine %s: %llu objects allocated but %llu magazines of %d "
+				"rounds exist", kc->name, (unsigned long long)kc->live,
+				(unsigned long long)m->nmag[mc->is_magcache],
+				kmem_magtype[mc->is_magcache].magsize);
+	return 0;
 }
 
 /* --- the policy --- */
@@ -991,8 +842,9 @@ static int mag_create(struct kernel *k, const struct param_set *ps, void **state
 	const struct cost_ref costs[] = {	/* SLAB's paths, one for one (the header) */
 		{ "slab.alloc_hit", &m->cost_alloc },	  { "slab.free_hit", &m->cost_free },
 		{ "slab.free_block", &m->cost_list },	  { "slab.per_object", &m->cost_per_object },
-		{ "slab.grow", &m->cost_grow },	  { "slab.init_per_object", &m->cost_init_object },
-		{ "slab.destroy", &m->cost_destroy },	  { "slab.reap", &m->cost_update },
+		{ "slab.grow", &m->slab_cost.grow },
+		{ "slab.init_per_object", &m->slab_cost.init_object },
+		{ "slab.destroy", &m->slab_cost.destroy },	  { "slab.reap", &m->cost_update },
 	};
 	if (machine_costs(k->m, costs, ARRAY_SIZE(costs), err) < 0) {
 		free(m);
@@ -1001,7 +853,7 @@ static int mag_create(struct kernel *k, const struct param_set *ps, void **state
 	struct profile *p = &k->eng->prof;
 	m->sym_slab_alloc = profile_sym(p, "kmem_slab_alloc", SYM_SLAB);
 	m->sym_slab_free = profile_sym(p, "kmem_slab_free", SYM_SLAB);
-	m->sym_slab_create = profile_sym(p, "kmem_slab_create", SYM_SLAB);
+	m->slab_cost.sym_grow = profile_sym(p, "kmem_slab_create", SYM_SLAB);
 	m->sym_depot_alloc = profile_sym(p, "kmem_depot_alloc", SYM_SLAB);
 	m->sym_depot_free = profile_sym(p, "kmem_depot_free", SYM_SLAB);
 	m->sym_mag_alloc = profile_sym(p, "kmem_cpucache_magazine_alloc", SYM_SLAB);
@@ -1016,12 +868,20 @@ static int mag_create(struct kernel *k, const struct param_set *ps, void **state
 	return 0;
 }
 
+/* A magazine's host record and its rounds' array freed (NULL: nothing). */
+static void free_magazine(struct kmem_magazine *mp)
+{
+	if (mp)
+		sb_array_destroy(&mp->a);
+	free(mp);
+}
+
 /* The host records of a chain of magazines (a depot list, the pool) freed. */
 static void free_magazine_list(struct kmem_magazine *mp)
 {
 	while (mp) {
-		struct kmem_magazine *next = mp->mag_next;
-		free(mp);
+		struct kmem_magazine *next = mag_of(mp->a.next);
+		free_magazine(mp);
 		mp = next;
 	}
 }
@@ -1034,14 +894,13 @@ static void mag_destroy(void *state)
 	for (int i = 0; i < m->ncaches; i++) {
 		struct mcache *mc = m->caches[i];
 		for (int c = 0; c < m->ncpus; c++) {
-			free(mc->cpu[c].cc_loaded);
-			free(mc->cpu[c].cc_ploaded);
+			free_magazine(mc->cpu[c].cc_loaded);
+			free_magazine(mc->cpu[c].cc_ploaded);
 		}
-		free_magazine_list(mc->full.ml_list);
-		free_magazine_list(mc->empty.ml_list);
+		free_magazine_list(mag_of(mc->depot.full.top));
+		free_magazine_list(mag_of(mc->depot.empty.top));
 		free(mc->cpu);
-		free(mc->bins);
-		free(mc->all);
+		sb_cache_destroy(&mc->sc);
 		free(mc);
 	}
 	for (int t = 0; t < NR_MAGTYPES; t++)

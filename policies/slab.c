@@ -1,5 +1,5 @@
 /* slab.c - SLAB of 2.6.24-2.6.26 (mm/slab.c): objects come and go through a
- * per-CPU LIFO array (ac->entry[]); an empty array is refilled with up to
+ * per-CPU LIFO array (ac->a.obj[]); an empty array is refilled with up to
  * `batchcount` objects under the node's list_lock, first from the node's
  * shared array, then from partial and free slabs (cache_alloc_refill); a
  * full one gives `batchcount` objects back, to the shared array or to their
@@ -7,10 +7,16 @@
  * another node goes to an alien array for that node, drained into the
  * owner's lists when full (cache_free_alien). Empty slabs beyond free_limit
  * go back to the page allocator; cache_reap trims the rest every few
- * seconds (slab_reap.c). */
+ * seconds (slab_reap.c).
+ *
+ * On the blocks (slab_blocks.h): kmem_list3's lists are an sb_node with a
+ * free list (SLAB's names and lock class), each array_cache an sb_array
+ * with its line, the slabs registered, grown and released by the blocks'
+ * pieces. Its refill and free_block are its own, not sb_get_objects and
+ * sb_put_obj: they write struct slab's line and the bufctl array in it,
+ * not the objects' and struct page's lines the blocks' paths touch. */
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "kernel/slab.h"
 #include "engine/array_size.h"
@@ -65,27 +71,6 @@ static void desc_put(struct slab_state *sb, struct slab *d)
 	sb->desc_pool = d;
 }
 
-/* A new slab into cp->all (its descriptor's all_idx holds the index); slabs_peak follows. */
-static void track_slab(struct slab_cache *cp, struct page *page)
-{
-	if (cp->nall == cp->all_cap) {
-		cp->all_cap = cp->all_cap ? 2 * cp->all_cap : 64;
-		cp->all = xrealloc(cp->all, (size_t)cp->all_cap * sizeof(*cp->all));
-	}
-	page_slab(page)->all_idx = cp->nall;
-	cp->all[cp->nall++] = page;
-	if ((uint64_t)cp->nall > cp->slabs_peak)
-		cp->slabs_peak = (uint64_t)cp->nall;
-}
-
-/* A slab out of cp->all: the last one moves into its slot. */
-static void untrack_slab(struct slab_cache *cp, struct page *page)
-{
-	int i = page_slab(page)->all_idx;
-	cp->all[i] = cp->all[--cp->nall];
-	page_slab(cp->all[i])->all_idx = i;
-}
-
 /* --- objects in a slab: slab_get_obj / slab_put_obj --- */
 
 /* slab_get_obj(): the first free object off the slab's bufctl chain (caller holds
@@ -93,9 +78,7 @@ static void untrack_slab(struct slab_cache *cp, struct page *page)
 static kaddr_t slab_get_obj(struct slab_state *sb, struct sim_cpu *cpu, struct slab_cache *cp,
 			    struct page *page)
 {
-	unsigned int idx = page->freelist;
-	page->inuse++;
-	page->freelist = page->obj[idx].next;	/* slab_bufctl(slabp)[slabp->free] */
+	unsigned int idx = sb_chain_pop(page);	/* slab_bufctl(slabp)[slabp->free] */
 	cpu_charge(cpu, sb->cost_per_object);
 	return slab_obj_addr(cp->kc, page, idx);
 }
@@ -105,25 +88,19 @@ static kaddr_t slab_get_obj(struct slab_state *sb, struct sim_cpu *cpu, struct s
 static void slab_put_obj(struct slab_state *sb, struct sim_cpu *cpu, struct slab_cache *cp,
 			 struct page *page, kaddr_t objp)
 {
-	unsigned int objnr = slab_obj_index(cp->kc, page, objp);
-	page->obj[objnr].next = page->freelist;
-	page->freelist = (uint16_t)objnr;
-	page->inuse--;
+	sb_chain_push(page, slab_obj_index(cp->kc, page, objp));
 	cpu_charge(cpu, sb->cost_per_object);
 }
 
-/* A slab moves between the node's lists: its descriptor and the list head
- * (or neighbour) lines are written. */
-static void slab_list_move(struct slab_state *sb, struct sim_cpu *cpu, struct kmem_list3 *l3,
-			   struct page *page, struct list_head *to, bool tail)
+/* A slab moves to the head of the node's list its fill calls for: its
+ * descriptor and the list head (or neighbour) lines are written. */
+static void slab_list_move(struct slab_state *sb, struct sim_cpu *cpu, struct slab_cache *cp,
+			   struct kmem_list3 *l3, struct page *page)
 {
 	hw_write(sb->hw, cpu, &page_slab(page)->line);
-	hw_write(sb->hw, cpu, &l3->line);
-	list_del(&page->lru);
-	if (tail)
-		list_add_tail(&page->lru, to);
-	else
-		list_add(&page->lru, to);
+	hw_write(sb->hw, cpu, &l3->n.line);
+	sb_list_del(&cp->sc, &l3->n, page);
+	sb_list_add(&cp->sc, &l3->n, page, page->freelist == OBJ_NIL ? SB_FULL : SB_PARTIAL, false);
 }
 
 /* --- growing and shrinking --- */
@@ -133,14 +110,9 @@ static void slab_list_move(struct slab_state *sb, struct sim_cpu *cpu, struct km
 static struct page *kmem_getpages(struct slab_state *sb, struct sim_cpu *cpu,
 				  struct slab_cache *cp, int nodeid)
 {
-	struct page *page = alloc_pages_node(&sb->k->pa, cpu, nodeid, (unsigned int)cp->gfporder);
+	struct page *page = sb_slab_alloc(&cp->sc, cpu, nodeid, (unsigned int)cp->gfporder, cp->num);
 	if (!page)
 		return NULL;
-	page->slab = cp->kc;
-	page->flags |= PG_slab;
-	page->order = (int8_t)cp->gfporder;
-	account_slab_pages(&sb->k->pa, page->nid, 1l << cp->gfporder);
-	slab_page_prepare(sb->k, page, cp->num);
 	struct slab *d = desc_get(sb);
 	hw_line_init(sb->hw, &d->line, page->nid);
 	d->mgmt = 0;
@@ -151,22 +123,15 @@ static struct page *kmem_getpages(struct slab_state *sb, struct sim_cpu *cpu,
 		if (!d->mgmt) {
 			page->priv = NULL;
 			desc_put(sb, d);
-			page->flags &= ~PG_slab;
-			page->slab = NULL;
-			account_slab_pages(&sb->k->pa, page->nid, -(1l << cp->gfporder));
-			__free_pages(&sb->k->pa, cpu, page, (unsigned int)cp->gfporder);
+			sb_slab_release(&cp->sc, cpu, page);
 			return NULL;
 		}
 	}
-	/* cache_init_objs(): bufctl[i] = i + 1 (no constructor touches objects) */
-	for (unsigned int i = 0; i < cp->num; i++)
-		page->obj[i].next = i + 1 < cp->num ? (uint16_t)(i + 1) : OBJ_NIL;
-	page->freelist = 0;
-	page->inuse = 0;
+	sb_slab_chain(page);	/* cache_init_objs(): bufctl[i] = i + 1 (no constructor) */
 	cpu_charge(cpu, sb->cost_grow + cp->num * sb->cost_init_per_object);
 	hw_write(sb->hw, cpu, &d->line);
 	page_access(&sb->k->pa, cpu, page, PF_FLAGS | PF_LRU, true);	/* slab_map_pages() */
-	track_slab(cp, page);
+	sb_slab_register(&cp->sc, page);
 	return page;
 }
 
@@ -177,22 +142,22 @@ static int cache_grow(struct slab_state *sb, struct sim_cpu *cpu, struct slab_ca
 {
 	struct kmem_list3 *l3 = &cp->nodelists[nodeid];
 	int psym = sym_enter(cpu, sb->sym_grow);
-	hw_spin_lock(sb->hw, cpu, &l3->list_lock);
-	hw_write(sb->hw, cpu, &l3->line);
+	hw_spin_lock(sb->hw, cpu, &l3->n.list_lock);
+	hw_write(sb->hw, cpu, &l3->n.line);
 	if (++l3->colour_next >= cp->colour)
 		l3->colour_next = 0;
-	hw_spin_unlock(sb->hw, cpu, &l3->list_lock);
+	hw_spin_unlock(sb->hw, cpu, &l3->n.list_lock);
 	struct page *page = kmem_getpages(sb, cpu, cp, nodeid);
 	if (!page) {
 		sym_exit(cpu, psym);
 		return 0;
 	}
-	hw_spin_lock(sb->hw, cpu, &l3->list_lock);
-	hw_write(sb->hw, cpu, &l3->line);
-	list_add_tail(&page->lru, &l3->slabs_free);
+	hw_spin_lock(sb->hw, cpu, &l3->n.list_lock);
+	hw_write(sb->hw, cpu, &l3->n.line);
+	sb_list_add(&cp->sc, &l3->n, page, SB_FREE, true);
 	cp->stat[SLAB_GROWN]++;
 	l3->free_objects += cp->num;
-	hw_spin_unlock(sb->hw, cpu, &l3->list_lock);
+	hw_spin_unlock(sb->hw, cpu, &l3->n.list_lock);
 	sym_exit(cpu, psym);
 	return 1;
 }
@@ -203,14 +168,11 @@ void slab_destroy(struct slab_state *sb, struct sim_cpu *cpu, struct slab_cache 
 	int psym = sym_enter(cpu, sb->sym_destroy);
 	cpu_charge(cpu, sb->cost_destroy);
 	struct slab *d = page_slab(page);
-	untrack_slab(cp, page);
+	sb_slab_unregister(&cp->sc, page);
 	kaddr_t mgmt = d->mgmt;
 	page->priv = NULL;
 	desc_put(sb, d);
-	page->flags &= ~PG_slab;
-	page->slab = NULL;
-	account_slab_pages(&sb->k->pa, page->nid, -(1l << cp->gfporder));
-	__free_pages(&sb->k->pa, cpu, page, (unsigned int)cp->gfporder);	/* kmem_freepages */
+	sb_slab_release(&cp->sc, cpu, page);	/* kmem_freepages */
 	if (mgmt)
 		kmem_cache_free(sb->k, cpu, cp->slabp_cache, mgmt);
 	sym_exit(cpu, psym);
@@ -228,7 +190,7 @@ void slab_free_block(struct slab_state *sb, struct sim_cpu *cpu, struct slab_cac
 		struct page *page = virt_to_slab(sb, cpu, objpp[i]);
 		cpu_charge(cpu, sb->cost_free_block);
 		hw_write(sb->hw, cpu, &page_slab(page)->line);
-		list_del(&page->lru);
+		sb_list_del(&cp->sc, &l3->n, page);
 		slab_put_obj(sb, cpu, cp, page, objpp[i]);
 		cp->active--;
 		l3->free_objects++;
@@ -237,31 +199,36 @@ void slab_free_block(struct slab_state *sb, struct sim_cpu *cpu, struct slab_cac
 				l3->free_objects -= cp->num;
 				slab_destroy(sb, cpu, cp, page);
 			} else {
-				list_add(&page->lru, &l3->slabs_free);
+				sb_list_add(&cp->sc, &l3->n, page, SB_FREE, false);
 			}
 		} else {
-			list_add_tail(&page->lru, &l3->slabs_partial);
+			sb_list_add(&cp->sc, &l3->n, page, SB_PARTIAL, true);
 		}
 	}
-	hw_write(sb->hw, cpu, &l3->line);
+	hw_write(sb->hw, cpu, &l3->n.line);
 	sym_exit(cpu, psym);
 }
 
 int slab_transfer_objects(struct array_cache *to, struct array_cache *from, unsigned int max)
 {
-	unsigned int nr = from->avail < max ? from->avail : max;
-	if (nr > to->limit - to->avail)
-		nr = to->limit - to->avail;
-	if (!nr)
-		return 0;
-	memcpy(to->entry + to->avail, from->entry + from->avail - nr, nr * sizeof(kaddr_t));
-	from->avail -= nr;
-	to->avail += nr;
-	to->touched = true;
+	unsigned int nr = sb_array_transfer(&to->a, &from->a, max);
+	if (nr)
+		to->touched = true;
 	return (int)nr;
 }
 
 /* --- allocation --- */
+
+/* The slab a refill takes from: the first partial one, else (the free
+ * list touched) the first free one; NULL if none. Caller holds list_lock. */
+static struct page *first_slab(struct slab_cache *cp, struct kmem_list3 *l3)
+{
+	struct page *page = sb_list_first(&cp->sc, &l3->n, SB_PARTIAL);
+	if (page)
+		return page;
+	l3->free_touched = true;
+	return sb_list_first(&cp->sc, &l3->n, SB_FREE);
+}
 
 /* cache_alloc_refill(): the CPU's array is empty. */
 static kaddr_t cache_alloc_refill(struct slab_state *sb, struct sim_cpu *cpu,
@@ -275,49 +242,43 @@ static kaddr_t cache_alloc_refill(struct slab_state *sb, struct sim_cpu *cpu,
 		if (!ac->touched && batchcount > BATCHREFILL_LIMIT)
 			batchcount = BATCHREFILL_LIMIT;	/* little recent use: a partial refill */
 		cpu_charge(cpu, sb->cost_refill);
-		hw_spin_lock(sb->hw, cpu, &l3->list_lock);
-		hw_write(sb->hw, cpu, &l3->line);
+		hw_spin_lock(sb->hw, cpu, &l3->n.list_lock);
+		hw_write(sb->hw, cpu, &l3->n.line);
 		if (l3->shared) {
-			hw_write(sb->hw, cpu, &l3->shared->line);
+			hw_write(sb->hw, cpu, &l3->shared->a.line);
 			if (slab_transfer_objects(ac, l3->shared, (unsigned int)batchcount)) {
-				hw_spin_unlock(sb->hw, cpu, &l3->list_lock);
+				hw_spin_unlock(sb->hw, cpu, &l3->n.list_lock);
 				break;	/* alloc_done */
 			}
 		}
 		while (batchcount > 0) {
-			struct list_head *entry = l3->slabs_partial.next;
-			if (entry == &l3->slabs_partial) {
-				l3->free_touched = true;
-				entry = l3->slabs_free.next;
-				if (entry == &l3->slabs_free)
-					break;	/* must_grow */
-			}
-			struct page *page = list_entry(entry, struct page, lru);
+			struct page *page = first_slab(cp, l3);
+			if (!page)
+				break;	/* must_grow */
 			hw_write(sb->hw, cpu, &page_slab(page)->line);
 			while (page->inuse < cp->num && batchcount--) {
 				cp->stat[SLAB_LISTALLOCS]++;
 				cp->active++;
 				if ((uint64_t)cp->active > cp->stat[SLAB_MAXOBJS])
 					cp->stat[SLAB_MAXOBJS] = (uint64_t)cp->active;
-				ac->entry[ac->avail++] = slab_get_obj(sb, cpu, cp, page);
+				sb_array_push(&ac->a, slab_get_obj(sb, cpu, cp, page));
 			}
-			slab_list_move(sb, cpu, l3, page, page->freelist == OBJ_NIL
-				       ? &l3->slabs_full : &l3->slabs_partial, false);
+			slab_list_move(sb, cpu, cp, l3, page);
 		}
-		l3->free_objects -= ac->avail;
-		hw_spin_unlock(sb->hw, cpu, &l3->list_lock);
-		if (ac->avail)
+		l3->free_objects -= ac->a.avail;
+		hw_spin_unlock(sb->hw, cpu, &l3->n.list_lock);
+		if (ac->a.avail)
 			break;
-		if (!cache_grow(sb, cpu, cp, node) && ac->avail == 0) {
+		if (!cache_grow(sb, cpu, cp, node) && ac->a.avail == 0) {
 			sym_exit(cpu, psym);
 			return 0;
 		}
-		if (ac->avail)	/* refilled meanwhile */
+		if (ac->a.avail)	/* refilled meanwhile */
 			break;
 	}
 	ac->touched = true;
 	sym_exit(cpu, psym);
-	return ac->entry[--ac->avail];
+	return sb_array_pop(&ac->a);
 }
 
 /* ____cache_alloc_node(): straight from a node's lists (another node's
@@ -329,28 +290,22 @@ static kaddr_t cache_alloc_node(struct slab_state *sb, struct sim_cpu *cpu,
 	int psym = sym_enter(cpu, sb->sym_alloc_refill);
 	for (;;) {
 		cpu_charge(cpu, sb->cost_refill);
-		hw_spin_lock(sb->hw, cpu, &l3->list_lock);
-		hw_write(sb->hw, cpu, &l3->line);
-		struct list_head *entry = l3->slabs_partial.next;
-		if (entry == &l3->slabs_partial) {
-			l3->free_touched = true;
-			entry = l3->slabs_free.next;
-		}
-		if (entry != &l3->slabs_free && entry != &l3->slabs_partial) {
-			struct page *page = list_entry(entry, struct page, lru);
+		hw_spin_lock(sb->hw, cpu, &l3->n.list_lock);
+		hw_write(sb->hw, cpu, &l3->n.line);
+		struct page *page = first_slab(cp, l3);
+		if (page) {
 			hw_write(sb->hw, cpu, &page_slab(page)->line);
 			cp->stat[SLAB_NODEALLOCS]++;
 			cp->stat[SLAB_LISTALLOCS]++;
 			cp->active++;
 			kaddr_t obj = slab_get_obj(sb, cpu, cp, page);
 			l3->free_objects--;
-			slab_list_move(sb, cpu, l3, page, page->freelist == OBJ_NIL
-				       ? &l3->slabs_full : &l3->slabs_partial, false);
-			hw_spin_unlock(sb->hw, cpu, &l3->list_lock);
+			slab_list_move(sb, cpu, cp, l3, page);
+			hw_spin_unlock(sb->hw, cpu, &l3->n.list_lock);
 			sym_exit(cpu, psym);
 			return obj;
 		}
-		hw_spin_unlock(sb->hw, cpu, &l3->list_lock);
+		hw_spin_unlock(sb->hw, cpu, &l3->n.list_lock);
 		if (!cache_grow(sb, cpu, cp, nodeid)) {
 			sym_exit(cpu, psym);
 			return 0;
@@ -371,11 +326,10 @@ static kaddr_t slab_alloc(void *state, struct kmem_cache *kc, struct sim_cpu *cp
 		obj = cache_alloc_node(sb, cpu, cp, node);
 	} else {
 		struct array_cache *ac = cp->array[cpu->id];
-		hw_write(sb->hw, cpu, &ac->line);
-		if (ac->avail) {
+		obj = sb_array_get(sb->hw, cpu, &ac->a);
+		if (obj) {
 			cp->stat[SLAB_ALLOCHIT]++;
 			ac->touched = true;
-			obj = ac->entry[--ac->avail];
 		} else {
 			cp->stat[SLAB_ALLOCMISS]++;
 			obj = cache_alloc_refill(sb, cpu, cp, ac);
@@ -397,26 +351,24 @@ static void cache_flusharray(struct slab_state *sb, struct sim_cpu *cpu, struct 
 	int psym = sym_enter(cpu, sb->sym_flusharray);
 	unsigned int batchcount = ac->batchcount;
 	cpu_charge(cpu, sb->cost_flush);
-	hw_spin_lock(sb->hw, cpu, &l3->list_lock);
-	hw_write(sb->hw, cpu, &l3->line);
+	hw_spin_lock(sb->hw, cpu, &l3->n.list_lock);
+	hw_write(sb->hw, cpu, &l3->n.line);
 	bool done = false;
 	if (l3->shared) {
-		struct array_cache *shared = l3->shared;
+		struct sb_array *shared = &l3->shared->a;
 		hw_write(sb->hw, cpu, &shared->line);
 		unsigned int max = shared->limit - shared->avail;
 		if (max) {
 			if (batchcount > max)
 				batchcount = max;
-			memcpy(&shared->entry[shared->avail], ac->entry, batchcount * sizeof(kaddr_t));
-			shared->avail += batchcount;
+			sb_array_append(shared, ac->a.obj, batchcount);
 			done = true;
 		}
 	}
 	if (!done)
-		slab_free_block(sb, cpu, cp, ac->entry, (int)batchcount, node);
-	hw_spin_unlock(sb->hw, cpu, &l3->list_lock);
-	ac->avail -= batchcount;
-	memmove(ac->entry, &ac->entry[batchcount], ac->avail * sizeof(kaddr_t));
+		slab_free_block(sb, cpu, cp, ac->a.obj, (int)batchcount, node);
+	hw_spin_unlock(sb->hw, cpu, &l3->n.list_lock);
+	sb_array_drop_oldest(&ac->a, batchcount);
 	sym_exit(cpu, psym);
 }
 
@@ -425,19 +377,19 @@ static void cache_flusharray(struct slab_state *sb, struct sim_cpu *cpu, struct 
 void slab_drain_alien(struct slab_state *sb, struct sim_cpu *cpu, struct slab_cache *cp,
 		      struct array_cache *ac, int node)
 {
-	if (!ac->avail)
+	if (!ac->a.avail)
 		return;
 	struct kmem_list3 *rl3 = &cp->nodelists[node];
 	int psym = sym_enter(cpu, sb->sym_drain_alien);
-	hw_spin_lock(sb->hw, cpu, &rl3->list_lock);
-	hw_write(sb->hw, cpu, &rl3->line);
+	hw_spin_lock(sb->hw, cpu, &rl3->n.list_lock);
+	hw_write(sb->hw, cpu, &rl3->n.line);
 	if (rl3->shared) {
-		hw_write(sb->hw, cpu, &rl3->shared->line);
-		slab_transfer_objects(rl3->shared, ac, ac->limit);
+		hw_write(sb->hw, cpu, &rl3->shared->a.line);
+		slab_transfer_objects(rl3->shared, ac, ac->a.limit);
 	}
-	slab_free_block(sb, cpu, cp, ac->entry, (int)ac->avail, node);
-	ac->avail = 0;
-	hw_spin_unlock(sb->hw, cpu, &rl3->list_lock);
+	slab_free_block(sb, cpu, cp, ac->a.obj, (int)ac->a.avail, node);
+	ac->a.avail = 0;
+	hw_spin_unlock(sb->hw, cpu, &rl3->n.list_lock);
 	sym_exit(cpu, psym);
 }
 
@@ -458,17 +410,17 @@ static bool cache_free_alien(struct slab_state *sb, struct sim_cpu *cpu, struct 
 	if (l3->alien && l3->alien[nodeid]) {
 		struct array_cache *alien = l3->alien[nodeid];
 		hw_spin_lock(sb->hw, cpu, &alien->lock);
-		if (alien->avail == alien->limit) {
+		if (sb_array_full(&alien->a)) {
 			cp->stat[SLAB_ALIENOVERFLOW]++;
 			slab_drain_alien(sb, cpu, cp, alien, nodeid);
 		}
-		alien->entry[alien->avail++] = objp;
+		sb_array_push(&alien->a, objp);
 		hw_spin_unlock(sb->hw, cpu, &alien->lock);
 	} else {
 		struct kmem_list3 *rl3 = &cp->nodelists[nodeid];
-		hw_spin_lock(sb->hw, cpu, &rl3->list_lock);
+		hw_spin_lock(sb->hw, cpu, &rl3->n.list_lock);
 		slab_free_block(sb, cpu, cp, &objp, 1, nodeid);
-		hw_spin_unlock(sb->hw, cpu, &rl3->list_lock);
+		hw_spin_unlock(sb->hw, cpu, &rl3->n.list_lock);
 	}
 	sym_exit(cpu, psym);
 	return true;
@@ -488,14 +440,13 @@ static void slab_free(void *state, struct kmem_cache *kc, struct sim_cpu *cpu, k
 		return;
 	}
 	struct array_cache *ac = cp->array[cpu->id];
-	hw_write(sb->hw, cpu, &ac->line);
-	if (ac->avail < ac->limit) {
+	if (sb_array_put(sb->hw, cpu, &ac->a, objp)) {
 		cp->stat[SLAB_FREEHIT]++;
 	} else {
 		cp->stat[SLAB_FREEMISS]++;
 		cache_flusharray(sb, cpu, cp, ac);
+		sb_array_push(&ac->a, objp);
 	}
-	ac->entry[ac->avail++] = objp;
 	sym_exit(cpu, psym);
 }
 
@@ -507,15 +458,13 @@ static struct array_cache *alloc_arraycache(struct slab_state *sb, int node, uns
 					    unsigned int batchcount, struct hw_lock_class *cls)
 {
 	struct array_cache *ac = calloc(1, sizeof(*ac));
-	if (!ac || !(ac->entry = calloc(limit ? limit : 1, sizeof(kaddr_t)))) {
+	if (!ac || sb_array_init(&ac->a, sb->hw, node, limit) < 0) {
 		free(ac);
 		return NULL;
 	}
-	ac->limit = limit;
 	ac->batchcount = batchcount;
-	hw_line_init(sb->hw, &ac->line, node);
 	if (cls)
-		hw_lock_init(&ac->lock, sb->k->lock_kind, &ac->line, cls);
+		hw_lock_init(&ac->lock, sb->k->lock_kind, &ac->a.line, cls);
 	return ac;
 }
 
@@ -523,7 +472,7 @@ static struct array_cache *alloc_arraycache(struct slab_state *sb, int node, uns
 static void free_arraycache(struct array_cache *ac)
 {
 	if (ac)
-		free(ac->entry);
+		sb_array_destroy(&ac->a);
 	free(ac);
 }
 
@@ -541,11 +490,9 @@ static int setup_arrays(struct slab_state *sb, struct slab_cache *cp, struct sim
 			return sim_fail(err, "out of memory creating cache %s", cp->kc->name);
 	for (int node = 0; node < sb->nodes; node++) {
 		struct kmem_list3 *l3 = &cp->nodelists[node];
-		hw_line_init(sb->hw, &l3->line, node);
-		hw_lock_init(&l3->list_lock, sb->k->lock_kind, &l3->line, &cp->list_lock_class);
-		INIT_LIST_HEAD(&l3->slabs_partial);
-		INIT_LIST_HEAD(&l3->slabs_full);
-		INIT_LIST_HEAD(&l3->slabs_free);
+		char name[24];
+		snprintf(name, sizeof(name), "node %d", node);
+		sb_node_init(&cp->sc, node, &l3->n, node, name);
 		int cpus_on_node = 0;
 		for (int c = 0; c < sb->ncpus; c++)
 			cpus_on_node += m->topo[c].node == node;
@@ -586,10 +533,16 @@ static struct kmem_cache *slab_cache_create(void *state, struct kmem_cache *kc,
 	}
 	kc->priv = cp;
 	slab_enable_cpucache(sb, cp);
-	snprintf(cp->list_lock_name, sizeof(cp->list_lock_name), "&l3->list_lock [%s]", kc->name);
+	const struct sb_params p = {
+		.policy = "slab", .size = kc->size, .order = (unsigned int)cp->gfporder,
+		.objects = cp->num, .flags = SB_FULL_LIST | SB_FREE_LIST | SB_OWN_NODES,
+		.lock_name = "&l3->list_lock [%s]",
+		.list_name = { "slabs_partial", "slabs_full", "slabs_free" },
+	};
+	if (sb_cache_setup(&cp->sc, sb->k, kc, &p, err) < 0)
+		return NULL;
 	snprintf(cp->alien_lock_name, sizeof(cp->alien_lock_name), "&ac->lock [%s alien]",
 		 kc->name);
-	hw_lock_class_init(sb->hw, &cp->list_lock_class, cp->list_lock_name, sb->hw->sym_spin_lock);
 	hw_lock_class_init(sb->hw, &cp->alien_lock_class, cp->alien_lock_name,
 			   sb->hw->sym_spin_lock);
 	if (setup_arrays(sb, cp, err) < 0)
@@ -690,11 +643,11 @@ static void slab_destroy_state(void *state)
 				free_arraycache(l3->alien[j]);
 			free(l3->alien);
 		}
-		for (int j = 0; j < cp->nall; j++)
-			desc_put(sb, page_slab(cp->all[j]));
+		for (int j = 0; j < cp->sc.nall; j++)
+			desc_put(sb, page_slab(cp->sc.all[j]));
+		sb_cache_destroy(&cp->sc);
 		free(cp->array);
 		free(cp->nodelists);
-		free(cp->all);
 		free(cp);
 	}
 	while (sb->desc_pool) {

@@ -27,20 +27,20 @@ enum slab_stat_item {
 extern const char *const slab_stat_name[NR_SLAB_STAT_ITEMS];
 
 /* struct array_cache: a LIFO of object pointers (per CPU, per node shared,
- * or alien: per node for objects of another node). */
+ * or alien: per node for objects of another node), the blocks' array with
+ * its line (the header and the hot end of entry[]). */
 struct array_cache {
-	unsigned int avail, limit, batchcount;
+	struct sb_array a;		/* entry[] is a.obj; avail, limit; the line */
+	unsigned int batchcount;
 	bool touched;
-	struct hw_line line;		/* the header and the hot end of entry[] */
-	struct hw_lock lock;		/* alien caches only */
-	kaddr_t *entry;
+	struct hw_lock lock;		/* alien caches only, on a.line */
 };
 
-/* struct kmem_list3: a node's slab lists. */
+/* struct kmem_list3: a node's slab lists, the blocks' list owner: n.line
+ * holds list_lock, the heads of slabs_partial (n.partial), slabs_full
+ * (n.full) and slabs_free (n.free), and the counters. */
 struct kmem_list3 {
-	struct hw_line line;		/* list_lock, the list heads, counters */
-	struct hw_lock list_lock;
-	struct list_head slabs_partial, slabs_full, slabs_free;
+	struct sb_node n;
 	unsigned long free_objects, free_limit;
 	unsigned int colour_next;
 	struct array_cache *shared;
@@ -55,11 +55,11 @@ struct kmem_list3 {
 struct slab {
 	struct hw_line line;		/* struct slab and the bufctl array */
 	kaddr_t mgmt;			/* off-slab: the kmalloc object holding it */
-	int all_idx;			/* index in the cache's slab table */
 	struct slab *next_free;	/* the policy's pool of descriptors */
 };
 
 struct slab_cache {
+	struct sb_cache sc;		/* the slabs: registry, list owners (nodelists[].n) */
 	struct kmem_cache *kc;
 	unsigned int num;		/* objects per slab */
 	int gfporder;
@@ -70,13 +70,10 @@ struct slab_cache {
 	unsigned int limit, batchcount, shared;	/* the tunables */
 	struct array_cache **array;	/* [ncpus] */
 	struct kmem_list3 *nodelists;	/* [nodes] */
-	struct hw_lock_class list_lock_class, alien_lock_class;
-	char list_lock_name[64], alien_lock_name[64];
+	struct hw_lock_class alien_lock_class;
+	char alien_lock_name[64];
 	uint64_t stat[NR_SLAB_STAT_ITEMS];
 	long active;			/* objects handed to slabs' users or arrays */
-	struct page **all;		/* every slab, for the books */
-	int nall, all_cap;
-	uint64_t slabs_peak;
 };
 
 struct slab_state {

@@ -1,8 +1,9 @@
 /* slab_check.c - what SLAB shows (/proc/slabinfo: geometry, tunables,
- * globalstat and cpustat) and what it promises: every object of every slab
- * is free in its bufctl chain, waiting in exactly one array (per CPU,
- * shared or alien), or live; lists, inuse and free_objects agree. */
-#include <stdlib.h>
+ * globalstat and cpustat) and what it promises: the blocks' check (lists,
+ * counters, registry; every object of every slab free in its bufctl
+ * chain, waiting in exactly one array (per CPU, shared or alien), or live)
+ * and SLAB's own free_objects. */
+#include <stdio.h>
 #include <string.h>
 
 #include "kernel/slab.h"
@@ -10,20 +11,10 @@
 
 void slab_cache_info(void *state, struct kmem_cache *kc, struct cache_info *out)
 {
-	struct slab_state *sb = state;
+	(void)state;
 	struct slab_cache *cp = kc->priv;
 	memset(out, 0, sizeof(*out));
-	out->order = (unsigned int)cp->gfporder;
-	out->objs_per_slab = cp->num;
-	out->slabs = (uint64_t)cp->nall;
-	out->slabs_peak = cp->slabs_peak;
-	for (int n = 0; n < sb->nodes; n++) {
-		struct list_head *p;
-		list_for_each(p, &cp->nodelists[n].slabs_partial)
-			out->partial++;
-	}
-	out->objects = (uint64_t)cp->nall * cp->num;
-	out->active = kc->live;
+	sb_cache_figures(&cp->sc, out);
 	out->nstats = NR_SLAB_STAT_ITEMS;
 	for (int i = 0; i < NR_SLAB_STAT_ITEMS; i++)
 		out->stats[i] = (struct slab_stat){ slab_stat_name[i], cp->stat[i] };
@@ -34,80 +25,58 @@ void slab_cache_info(void *state, struct kmem_cache *kc, struct cache_info *out)
 	out->tunables[3] = (struct slab_stat){ "off_slab", cp->off_slab };
 }
 
-/* Count an array's objects against their slabs (in_arrays[slab index]). */
-static int count_array(struct slab_cache *cp, const struct array_cache *ac, uint32_t *in_arrays,
-		       const struct page_alloc *pa, const char *what, struct sim_err *err)
+/* The free objects on a node's lists, which l3->free_objects counts. */
+static unsigned long list_free_objects(const struct slab_cache *cp, const struct kmem_list3 *l3)
 {
-	if (!ac)
-		return 0;
-	if (ac->avail > ac->limit)
-		return sim_fail(err, "slab %s: %s array holds %u objects, above its limit %u",
-				cp->kc->name, what, ac->avail, ac->limit);
-	for (unsigned int i = 0; i < ac->avail; i++) {
-		struct page *page = virt_to_head_page(pa, ac->entry[i]);
-		if (!page || page->slab != cp->kc || !page->priv)
-			return sim_fail(err, "slab %s: %s array holds %#llx, not an object of "
-					"this cache", cp->kc->name, what,
-					(unsigned long long)ac->entry[i]);
-		in_arrays[((struct slab *)page->priv)->all_idx]++;
+	const struct list_head *lists[] = { &l3->n.partial, &l3->n.full, &l3->n.free };
+	unsigned long free_objects = 0;
+	for (int l = 0; l < 3; l++) {
+		const struct page *page;
+		list_for_each_entry(page, lists[l], lru)
+			free_objects += cp->num - page->inuse;
+	}
+	return free_objects;
+}
+
+/* Every array a node holds objects in (its CPUs', its shared one, its alien
+ * ones) as the blocks' check holds them. */
+static int hold_arrays(struct slab_state *sb, struct slab_cache *cp, struct sim_err *err)
+{
+	char where[64];
+	for (int c = 0; c < sb->ncpus; c++) {
+		snprintf(where, sizeof(where), "CPU %d's array", c);
+		if (sb_check_array(&cp->sc, &cp->array[c]->a, where, err) < 0)
+			return -1;
+	}
+	for (int n = 0; n < sb->nodes; n++) {
+		const struct kmem_list3 *l3 = &cp->nodelists[n];
+		snprintf(where, sizeof(where), "node %d's shared array", n);
+		if (l3->shared && sb_check_array(&cp->sc, &l3->shared->a, where, err) < 0)
+			return -1;
+		for (int j = 0; l3->alien && j < sb->nodes; j++) {
+			snprintf(where, sizeof(where), "node %d's alien array for node %d", n, j);
+			if (l3->alien[j] && sb_check_array(&cp->sc, &l3->alien[j]->a, where, err) < 0)
+				return -1;
+		}
 	}
 	return 0;
 }
 
-/* One of a node's slab lists (kind 0 full, 1 partial, 2 free): each slab this cache's, on
- * this node, with the inuse its list calls for; adds its free objects, counts slabs in *seen. */
-static int check_list(struct slab_cache *cp, struct list_head *head, int node, int kind,
-		      unsigned long *free_objects, int *seen, struct sim_err *err)
-{
-	static const char *const names[] = { "slabs_full", "slabs_partial", "slabs_free" };
-	struct page *page;
-	list_for_each_entry(page, head, lru) {
-		if (++*seen > cp->nall)
-			return sim_fail(err, "slab %s: node %d's lists loop", cp->kc->name, node);
-		bool ok = page->slab == cp->kc && page->nid == node &&
-			(kind == 0 ? page->inuse == cp->num
-			 : kind == 1 ? page->inuse > 0 && page->inuse < cp->num : page->inuse == 0);
-		if (!ok)
-			return sim_fail(err, "slab %s: slab pfn %llu (inuse %u of %u) is on node %d's "
-					"%s", cp->kc->name, (unsigned long long)page->pfn,
-					page->inuse, cp->num, node, names[kind]);
-		*free_objects += cp->num - page->inuse;
-	}
-	return 0;
-}
-
+/* The blocks' check with every array's objects held, then SLAB's own
+ * books: each node's free_objects. */
 int slab_check(void *state, struct kmem_cache *kc, struct sim_err *err)
 {
 	struct slab_state *sb = state;
 	struct slab_cache *cp = kc->priv;
-	const struct page_alloc *pa = &sb->k->pa;
-	int seen = 0;
+	if (sb_check_begin(&cp->sc, err) < 0 || hold_arrays(sb, cp, err) < 0 ||
+	    sb_check_end(&cp->sc, "arrays", err) < 0)
+		return -1;
 	for (int n = 0; n < sb->nodes; n++) {
-		struct kmem_list3 *l3 = &cp->nodelists[n];
-		unsigned long free_objects = 0;
-		if (check_list(cp, &l3->slabs_full, n, 0, &free_objects, &seen, err) < 0 ||
-		    check_list(cp, &l3->slabs_partial, n, 1, &free_objects, &seen, err) < 0 ||
-		    check_list(cp, &l3->slabs_free, n, 2, &free_objects, &seen, err) < 0)
-			return -1;
-		if (free_objects != l3->free_objects)
+		unsigned long free_objects = list_free_objects(cp, &cp->nodelists[n]);
+		if (free_objects != cp->nodelists[n].free_objects)
 			return sim_fail(err, "slab %s: node %d counts %lu free objects but its slabs "
-					"hold %lu", kc->name, n, l3->free_objects, free_objects);
+					"hold %lu", kc->name, n, cp->nodelists[n].free_objects,
+					free_objects);
 	}
-	if (seen != cp->nall)
-		return sim_fail(err, "slab %s: %d slabs on the lists but %d exist", kc->name, seen,
-				cp->nall);
-	uint32_t *in_arrays = calloc((size_t)cp->nall + 1, sizeof(*in_arrays));
-	int rc = 0;
-	for (int c = 0; c < sb->ncpus && rc == 0; c++)
-		rc = count_array(cp, cp->array[c], in_arrays, pa, "a CPU", err);
-	for (int n = 0; n < sb->nodes && rc == 0; n++) {
-		struct kmem_list3 *l3 = &cp->nodelists[n];
-		rc = count_array(cp, l3->shared, in_arrays, pa, "a shared", err);
-		for (int j = 0; rc == 0 && l3->alien && j < sb->nodes; j++)
-			rc = count_array(cp, l3->alien[j], in_arrays, pa, "an alien", err);
-	}
-	if (rc == 0)
-		rc = slab_check_pages(kc, cp->all, cp->nall, in_arrays, "slab", "arrays", err);
-	free(in_arrays);
-	return rc;
+	return 0;
 }

@@ -6,7 +6,6 @@
  * armed when the CPU first uses SLAB and re-armed while there is something
  * to do, so that a finished workload lets the simulation end. */
 #include <stdlib.h>
-#include <string.h>
 
 #include "kernel/workqueue.h"
 #include "slab.h"
@@ -15,23 +14,22 @@
 static bool drain_array(struct slab_state *sb, struct sim_cpu *cpu, struct slab_cache *cp,
 			struct kmem_list3 *l3, struct array_cache *ac, int node)
 {
-	if (!ac || !ac->avail)
+	if (!ac || !ac->a.avail)
 		return false;
 	if (ac->touched) {
 		ac->touched = false;
 		return false;
 	}
-	hw_spin_lock(sb->hw, cpu, &l3->list_lock);
+	hw_spin_lock(sb->hw, cpu, &l3->n.list_lock);
 	unsigned int tofree = 0;
-	if (ac->avail) {
-		tofree = (ac->limit + 4) / 5;
-		if (tofree > ac->avail)
-			tofree = (ac->avail + 1) / 2;
-		slab_free_block(sb, cpu, cp, ac->entry, (int)tofree, node);
-		ac->avail -= tofree;
-		memmove(ac->entry, &ac->entry[tofree], ac->avail * sizeof(kaddr_t));
+	if (ac->a.avail) {
+		tofree = (ac->a.limit + 4) / 5;
+		if (tofree > ac->a.avail)
+			tofree = (ac->a.avail + 1) / 2;
+		slab_free_block(sb, cpu, cp, ac->a.obj, (int)tofree, node);
+		sb_array_drop_oldest(&ac->a, tofree);
 	}
-	hw_spin_unlock(sb->hw, cpu, &l3->list_lock);
+	hw_spin_unlock(sb->hw, cpu, &l3->n.list_lock);
 	return tofree > 0;
 }
 
@@ -40,17 +38,17 @@ static int drain_freelist(struct slab_state *sb, struct sim_cpu *cpu, struct sla
 			  struct kmem_list3 *l3, int tofree)
 {
 	int nr_freed = 0;
-	while (nr_freed < tofree && !list_empty(&l3->slabs_free)) {
-		hw_spin_lock(sb->hw, cpu, &l3->list_lock);
-		if (list_empty(&l3->slabs_free)) {
-			hw_spin_unlock(sb->hw, cpu, &l3->list_lock);
+	while (nr_freed < tofree && !list_empty(&l3->n.free)) {
+		hw_spin_lock(sb->hw, cpu, &l3->n.list_lock);
+		if (list_empty(&l3->n.free)) {
+			hw_spin_unlock(sb->hw, cpu, &l3->n.list_lock);
 			break;
 		}
-		struct page *page = list_entry(l3->slabs_free.prev, struct page, lru);
-		list_del(&page->lru);
-		hw_write(sb->hw, cpu, &l3->line);
+		struct page *page = list_entry(l3->n.free.prev, struct page, lru);	/* the last */
+		sb_list_del(&cp->sc, &l3->n, page);
+		hw_write(sb->hw, cpu, &l3->n.line);
 		l3->free_objects -= cp->num;
-		hw_spin_unlock(sb->hw, cpu, &l3->list_lock);
+		hw_spin_unlock(sb->hw, cpu, &l3->n.list_lock);
 		slab_destroy(sb, cpu, cp, page);
 		nr_freed++;
 	}
@@ -72,7 +70,7 @@ static bool cache_reap(struct housekeeping *h, struct task *cur)
 		cpu_charge(cpu, sb->cost_reap);
 		if (l3->alien) {	/* reap_alien(): one node per round, if free */
 			struct array_cache *ac = l3->alien[*reap_node];
-			if (ac && ac->avail && hw_spin_trylock(sb->hw, cpu, &ac->lock)) {
+			if (ac && ac->a.avail && hw_spin_trylock(sb->hw, cpu, &ac->lock)) {
 				progress = true;
 				slab_drain_alien(sb, cpu, cp, ac, *reap_node);
 				hw_spin_unlock(sb->hw, cpu, &ac->lock);

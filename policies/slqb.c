@@ -6,7 +6,14 @@
  * objects are flushed: back to their slab if this CPU's list owns it, else
  * gathered on rlist and spliced onto the owner's remote_free queue, which
  * the owner claims when it runs dry. Objects of another node go straight
- * to rlist. A worker trims every CPU's lists every 3 s (slqb_geometry.c). */
+ * to rlist. A worker trims every CPU's lists every 3 s (slqb_geometry.c).
+ *
+ * On the blocks (slab_blocks.h): each kmem_cache_list's slabs are an
+ * sb_node of the cache's (its partial list, counters and page_lock, no
+ * full list, an empty slab freed at once), slabs come and go with
+ * sb_new_slab and sb_free_slab, the registry is the blocks'. The LIFOs,
+ * remote_free queues and rlists are its own, not sb_arrays: unbounded
+ * lists linked through the objects' first words and spliced whole. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,60 +115,12 @@ static void touch_object(struct slqb *q, struct sim_cpu *cpu, kaddr_t obj, bool 
 	slab_obj_access(q->hw, cpu, page, slab_obj_index(page->slab, page, obj), 1, write);
 }
 
-/* A new slab into s->all (page->slab_idx holds its index), for the books; slabs_peak follows. */
-static void track_slab(struct slqb_cache *s, struct page *page)
+/* free_slab(): the slab's pages back to the page allocator (sb_free_slab;
+ * its list counts are the caller's). */
+static void free_slab(struct sim_cpu *cpu, struct slqb_cache *s, struct page *page)
 {
-	if (s->nall == s->all_cap) {
-		s->all_cap = s->all_cap ? 2 * s->all_cap : 64;
-		s->all = xrealloc(s->all, (size_t)s->all_cap * sizeof(*s->all));
-	}
-	page->slab_idx = s->nall;
-	s->all[s->nall++] = page;
-	if ((uint64_t)s->nall > s->slabs_peak)
-		s->slabs_peak = (uint64_t)s->nall;
-}
-
-/* A slab out of s->all: the last one moves into its slot. */
-static void untrack_slab(struct slqb_cache *s, struct page *page)
-{
-	int i = page->slab_idx;
-	s->all[i] = s->all[--s->nall];
-	s->all[i]->slab_idx = i;
-}
-
-/* new_slab_page(): pages, and every object chained on page->freelist. */
-static struct page *new_slab_page(struct slqb *q, struct sim_cpu *cpu, struct slqb_cache *s,
-				  int node)
-{
-	struct page *page = alloc_pages_node(&q->k->pa, cpu, node, (unsigned int)s->order);
-	if (!page)
-		return NULL;
-	page->slab = s->kc;
-	page->flags |= PG_slab;
-	page->order = (int8_t)s->order;
-	account_slab_pages(&q->k->pa, page->nid, 1l << s->order);
-	slab_page_prepare(q->k, page, s->objects);
-	cpu_charge(cpu, q->cost_new_page + s->objects * q->cost_per_object);
-	slab_objs_stream(q->hw, cpu, page, s->objects);	/* for_each_object: set_freepointer */
-	for (unsigned int i = 0; i < s->objects; i++)
-		page->obj[i].next = i + 1 < s->objects ? (uint16_t)(i + 1) : OBJ_NIL;
-	page->freelist = 0;
-	page->inuse = 0;
-	page_access(&q->k->pa, cpu, page, PF_FLAGS | PF_FREELIST | PF_INUSE, true);
-	track_slab(s, page);
-	return page;
-}
-
-/* free_slab(): the slab's pages back to the page allocator (its list counts are the caller's). */
-static void free_slab(struct slqb *q, struct sim_cpu *cpu, struct slqb_cache *s,
-		      struct page *page)
-{
-	untrack_slab(s, page);
-	page->flags &= ~PG_slab;
-	page->slab = NULL;
 	page->priv = NULL;
-	account_slab_pages(&q->k->pa, page->nid, -(1l << s->order));
-	__free_pages(&q->k->pa, cpu, page, (unsigned int)s->order);
+	sb_free_slab(&s->sc, cpu, page);
 }
 
 /* free_object_to_page(): caller holds l->page_lock. An empty slab goes back
@@ -172,26 +131,21 @@ static int free_object_to_page(struct slqb *q, struct sim_cpu *cpu, struct slqb_
 {
 	unsigned int idx = slab_obj_index(s->kc, page, object);
 	slab_obj_access(q->hw, cpu, page, idx, 1, true);	/* set_freepointer */
-	page->obj[idx].next = page->freelist;
-	page->freelist = (uint16_t)idx;
-	page->inuse--;
+	sb_chain_push(page, idx);
 	page_access(&q->k->pa, cpu, page, PF_FREELIST | PF_INUSE, true);
 	cpu_charge(cpu, q->cost_flush_object);
 	if (!page->inuse) {
-		if (s->objects > 1) {
-			l->nr_partial--;
-			list_del(&page->lru);
-		}
-		l->nr_slabs--;
-		hw_write(q->hw, cpu, &l->line);
-		free_slab(q, cpu, s, page);
+		if (page->sb_list == SB_PARTIAL)	/* a slab of one object never is */
+			sb_list_del(&s->sc, &l->slabs, page);
+		l->slabs.nr_slabs--;
+		hw_write(q->hw, cpu, &l->slabs.line);
+		free_slab(cpu, s, page);
 		l->stats[FLUSH_SLAB_FREE]++;
 		return 1;
 	}
 	if (page->inuse + 1u == s->objects) {
-		l->nr_partial++;
-		list_add(&page->lru, &l->partial);
-		hw_write(q->hw, cpu, &l->line);
+		sb_list_add(&s->sc, &l->slabs, page, SB_PARTIAL, false);
+		hw_write(q->hw, cpu, &l->slabs.line);
 		l->stats[FLUSH_SLAB_PARTIAL]++;
 	}
 	return 0;
@@ -215,13 +169,13 @@ void slqb_flush_remote_free_cache(struct slqb *q, struct sim_cpu *cpu, struct sl
 	cpu_sync(cpu);	/* a racy look at the owner's queue length */
 	hw_read(q->hw, cpu, &dst->remote_free.line);
 	if (dst->remote_free.list.nr > (uint32_t)(s->hiwater >> 1)) {
-		hw_spin_lock(q->hw, cpu, &dst->page_lock);
+		hw_spin_lock(q->hw, cpu, &dst->slabs.list_lock);
 		while (src->nr) {
 			kaddr_t object = kmlist_pop_head(src);
 			free_object_to_page(q, cpu, s, dst, virt_to_head_page(&q->k->pa, object),
 					    object);
 		}
-		hw_spin_unlock(q->hw, cpu, &dst->page_lock);
+		hw_spin_unlock(q->hw, cpu, &dst->slabs.list_lock);
 		sym_exit(cpu, psym);
 		return;
 	}
@@ -234,7 +188,7 @@ void slqb_flush_remote_free_cache(struct slqb *q, struct sim_cpu *cpu, struct sl
 		host_oom(__func__);
 	if (dst->remote_free.list.nr >= (uint32_t)s->freebatch && set) {
 		dst->remote_free_check = true;
-		hw_write(q->hw, cpu, &dst->line);	/* the owner's hot line */
+		hw_write(q->hw, cpu, &dst->slabs.line);	/* the owner's hot line */
 	}
 	hw_spin_unlock(q->hw, cpu, &dst->remote_free.lock);
 	sym_exit(cpu, psym);
@@ -283,22 +237,22 @@ void slqb_flush_free_list(struct slqb *q, struct sim_cpu *cpu, struct slqb_cache
 		page_access(&q->k->pa, cpu, page, PF_FLAGS, false);
 		if (page_list(page) != l) {
 			if (locked) {
-				hw_spin_unlock(q->hw, cpu, &l->page_lock);
+				hw_spin_unlock(q->hw, cpu, &l->slabs.list_lock);
 				locked = false;
 			}
 			slab_free_to_remote(q, cpu, s, page, object, get_cpu_slab(s, cpu));
 			l->stats[FLUSH_FREE_LIST_REMOTE]++;
 		} else {
 			if (!locked) {
-				hw_spin_lock(q->hw, cpu, &l->page_lock);
+				hw_spin_lock(q->hw, cpu, &l->slabs.list_lock);
 				locked = true;
 			}
 			free_object_to_page(q, cpu, s, l, page, object);
 		}
 	}
 	if (locked)
-		hw_spin_unlock(q->hw, cpu, &l->page_lock);
-	hw_write(q->hw, cpu, &l->line);
+		hw_spin_unlock(q->hw, cpu, &l->slabs.list_lock);
+	hw_write(q->hw, cpu, &l->slabs.line);
 	sym_exit(cpu, psym);
 }
 
@@ -324,7 +278,7 @@ void slqb_claim_remote_free_list(struct slqb *q, struct sim_cpu *cpu, struct slq
 	if (kmlist_splice_tail(&l->freelist, &taken) < 0)
 		host_oom(__func__);
 	kmlist_free(&taken);
-	hw_write(q->hw, cpu, &l->line);
+	hw_write(q->hw, cpu, &l->slabs.line);
 	sym_exit(cpu, psym);
 }
 
@@ -359,18 +313,15 @@ static kaddr_t cache_list_get_object(struct slqb *q, struct sim_cpu *cpu, struct
 static kaddr_t cache_list_get_page_locked(struct slqb *q, struct sim_cpu *cpu,
 					  struct slqb_cache *s, struct kmem_cache_list *l)
 {
-	if (!l->nr_partial)
+	struct page *page = sb_list_first(&s->sc, &l->slabs, SB_PARTIAL);
+	if (!page)
 		return 0;
-	struct page *page = list_first_entry(&l->partial, struct page, lru);
 	if (page->inuse + 1u == s->objects) {
-		l->nr_partial--;
-		list_del(&page->lru);
-		hw_write(q->hw, cpu, &l->line);
+		sb_list_del(&s->sc, &l->slabs, page);
+		hw_write(q->hw, cpu, &l->slabs.line);
 	}
-	page->inuse++;
-	unsigned int idx = page->freelist;
+	unsigned int idx = sb_chain_pop(page);
 	slab_obj_access(q->hw, cpu, page, idx, 1, false);	/* get_freepointer */
-	page->freelist = page->obj[idx].next;
 	page_access(&q->k->pa, cpu, page, PF_FREELIST | PF_INUSE, true);
 	l->stats[ALLOC_SLAB_FILL]++;
 	return slab_obj_addr(s->kc, page, idx);
@@ -382,13 +333,13 @@ static kaddr_t cache_list_get_page(struct slqb *q, struct sim_cpu *cpu, struct s
 				   struct kmem_cache_list *l)
 {
 	cpu_sync(cpu);
-	if (!l->nr_partial)
+	if (!l->slabs.nr_partial)
 		return 0;
 	int psym = sym_enter(cpu, q->sym_get_page);
 	cpu_charge(cpu, q->cost_get_page);
-	hw_spin_lock(q->hw, cpu, &l->page_lock);
+	hw_spin_lock(q->hw, cpu, &l->slabs.list_lock);
 	kaddr_t object = cache_list_get_page_locked(q, cpu, s, l);
-	hw_spin_unlock(q->hw, cpu, &l->page_lock);
+	hw_spin_unlock(q->hw, cpu, &l->slabs.list_lock);
 	sym_exit(cpu, psym);
 	return object;
 }
@@ -404,7 +355,7 @@ static kaddr_t slab_alloc_page(struct slqb *q, struct sim_cpu *cpu, struct slqb_
 	if (c->colour_next >= s->colour_range)
 		c->colour_next = 0;
 	int nid = node < 0 ? numa_node_id(q, cpu) : node;
-	struct page *page = new_slab_page(q, cpu, s, nid);
+	struct page *page = sb_new_slab(&s->sc, cpu, nid);	/* new_slab_page() */
 	if (!page) {
 		sym_exit(cpu, psym);
 		return 0;
@@ -419,15 +370,14 @@ static kaddr_t slab_alloc_page(struct slqb *q, struct sim_cpu *cpu, struct slqb_
 		hw_spin_lock(q->hw, cpu, &n->list_lock);
 	}
 	page->priv = l;
-	hw_spin_lock(q->hw, cpu, &l->page_lock);
-	l->nr_slabs++;
-	l->nr_partial++;
-	list_add(&page->lru, &l->partial);
-	hw_write(q->hw, cpu, &l->line);
+	hw_spin_lock(q->hw, cpu, &l->slabs.list_lock);
+	l->slabs.nr_slabs++;
+	sb_list_add(&s->sc, &l->slabs, page, SB_PARTIAL, false);
+	hw_write(q->hw, cpu, &l->slabs.line);
 	l->stats[ALLOC]++;
 	l->stats[ALLOC_SLAB_NEW]++;
 	kaddr_t object = cache_list_get_page_locked(q, cpu, s, l);
-	hw_spin_unlock(q->hw, cpu, &l->page_lock);
+	hw_spin_unlock(q->hw, cpu, &l->slabs.list_lock);
 	if (n)
 		hw_spin_unlock(q->hw, cpu, &n->list_lock);
 	sym_exit(cpu, psym);
@@ -510,14 +460,13 @@ static void slqb_free(void *state, struct kmem_cache *kc, struct sim_cpu *cpu, k
 
 /* --- caches --- */
 
-/* init_kmem_cache_list(): a list's lines, partial list, page_lock and remote_free.lock, on
- * `node`. */
-static void init_list(struct slqb *q, struct slqb_cache *s, struct kmem_cache_list *l, int node)
+/* init_kmem_cache_list(): a list's lines, partial list, page_lock (owner i of the blocks'
+ * cache) and remote_free.lock, on `node`. */
+static void init_list(struct slqb *q, struct slqb_cache *s, int i, struct kmem_cache_list *l,
+		      int node, const char *name)
 {
-	hw_line_init(q->hw, &l->line, node);
+	sb_node_init(&s->sc, i, &l->slabs, node, name);
 	hw_line_init(q->hw, &l->remote_free.line, node);
-	INIT_LIST_HEAD(&l->partial);
-	hw_lock_init(&l->page_lock, q->k->lock_kind, &l->line, &s->page_lock_class);
 	hw_lock_init(&l->remote_free.lock, q->k->lock_kind, &l->remote_free.line,
 		     &s->remote_lock_class);
 	l->node = node;
@@ -545,20 +494,31 @@ static struct kmem_cache *slqb_cache_create(void *state, struct kmem_cache *kc,
 		return NULL;
 	}
 	kc->priv = s;
-	snprintf(s->page_lock_name, sizeof(s->page_lock_name), "&l->page_lock [%s]", kc->name);
+	/* the slabs: a list owner per CPU, then per node, none with a full list */
+	const struct sb_params p = {
+		.policy = "slqb", .size = kc->size, .order = (unsigned int)s->order,
+		.objects = s->objects, .flags = SB_OWN_NODES | SB_NO_EMPTY,
+		.owners = q->ncpus + q->nodes, .page_fields = PF_FLAGS | PF_FREELIST | PF_INUSE,
+		.lock_name = "&l->page_lock [%s]", .cost = &q->slab_cost,
+	};
+	if (sb_cache_setup(&s->sc, q->k, kc, &p, err) < 0)
+		return NULL;
 	snprintf(s->remote_lock_name, sizeof(s->remote_lock_name), "&l->remote_free.lock [%s]",
 		 kc->name);
 	snprintf(s->list_lock_name, sizeof(s->list_lock_name), "&n->list_lock [%s]", kc->name);
-	hw_lock_class_init(q->hw, &s->page_lock_class, s->page_lock_name, q->hw->sym_spin_lock);
 	hw_lock_class_init(q->hw, &s->remote_lock_class, s->remote_lock_name,
 			   q->hw->sym_spin_lock);
 	hw_lock_class_init(q->hw, &s->list_lock_class, s->list_lock_name, q->hw->sym_spin_lock);
-	for (int cpu = 0; cpu < q->ncpus; cpu++)
-		init_list(q, s, &s->cpu_slab[cpu].list, q->k->m->topo[cpu].node);
+	char name[24];
+	for (int cpu = 0; cpu < q->ncpus; cpu++) {
+		snprintf(name, sizeof(name), "CPU %d", cpu);
+		init_list(q, s, cpu, &s->cpu_slab[cpu].list, q->k->m->topo[cpu].node, name);
+	}
 	for (int node = 0; node < q->nodes; node++) {
 		struct kmem_cache_node *n = &s->node_slab[node];
-		init_list(q, s, &n->list, node);
-		hw_lock_init(&n->list_lock, q->k->lock_kind, &n->list.line, &s->list_lock_class);
+		snprintf(name, sizeof(name), "node %d", node);
+		init_list(q, s, q->ncpus + node, &n->list, node, name);
+		hw_lock_init(&n->list_lock, q->k->lock_kind, &n->list.slabs.line, &s->list_lock_class);
 	}
 	if (q->ncaches == q->caches_cap) {
 		q->caches_cap = q->caches_cap ? 2 * q->caches_cap : 32;
@@ -594,7 +554,8 @@ static int slqb_create(struct kernel *k, const struct param_set *ps, void **stat
 		{ "slqb.alloc", &q->cost_alloc }, { "slqb.free", &q->cost_free },
 		{ "slqb.get_page", &q->cost_get_page }, { "slqb.flush", &q->cost_flush },
 		{ "slqb.flush_per_object", &q->cost_flush_object },
-		{ "slqb.new_page", &q->cost_new_page }, { "slqb.per_object", &q->cost_per_object },
+		{ "slqb.new_page", &q->slab_cost.grow },
+		{ "slqb.per_object", &q->slab_cost.init_object },
 		{ "slqb.remote", &q->cost_remote }, { "slqb.claim", &q->cost_claim },
 		{ "slqb.trim", &q->cost_trim },
 	};
@@ -602,6 +563,7 @@ static int slqb_create(struct kernel *k, const struct param_set *ps, void **stat
 		free(q);
 		return -1;
 	}
+	q->slab_cost.sym_grow = -1;	/* charged under its caller, __slab_alloc_page */
 	struct profile *p = &k->eng->prof;
 	q->sym_slab_alloc = profile_sym(p, "__slab_alloc", SYM_SLAB);
 	q->sym_slab_free = profile_sym(p, "__slab_free", SYM_SLAB);
@@ -639,9 +601,9 @@ static void slqb_destroy(void *state)
 		}
 		for (int n = 0; n < q->nodes; n++)
 			free_list(&s->node_slab[n].list);
+		sb_cache_destroy(&s->sc);
 		free(s->cpu_slab);
 		free(s->node_slab);
-		free(s->all);
 		free(s);
 	}
 	housekeeping_destroy(&q->trim);

@@ -34,14 +34,15 @@ struct kmem_cache_remote_free {
 	struct kmlist list;
 };
 
-/* struct kmem_cache_list: a CPU's (or a node's) objects and slabs. */
+/* struct kmem_cache_list: a CPU's (or a node's) objects and slabs. Its
+ * slabs are the blocks' list owner: slabs.partial (slabs with some objects
+ * free; a full one is on no list), slabs.nr_partial, slabs.nr_slabs, and
+ * page_lock (slabs.list_lock) on the list's hot line (slabs.line: freelist
+ * head, counters, remote_free_check). */
 struct kmem_cache_list {
-	struct hw_line line;		/* freelist head, counters, remote_free_check */
+	struct sb_node slabs;
 	struct kmlist freelist;		/* the LIFO of free objects */
 	bool remote_free_check;		/* remote_free reached a watermark */
-	unsigned long nr_partial, nr_slabs;
-	struct list_head partial;	/* slabs with some objects free */
-	struct hw_lock page_lock;
 	struct kmem_cache_remote_free remote_free;
 	int node;
 	unsigned long stats[NR_SLQB_STAT_ITEMS];
@@ -60,6 +61,7 @@ struct kmem_cache_node {
 };
 
 struct slqb_cache {
+	struct sb_cache sc;		/* the slabs: registry, owners (the lists' slabs) */
 	struct kmem_cache *kc;
 	int order;
 	unsigned int objects;		/* per slab */
@@ -68,11 +70,8 @@ struct slqb_cache {
 	unsigned int colour_off, colour_range;
 	struct kmem_cache_cpu *cpu_slab;	/* [ncpus] */
 	struct kmem_cache_node *node_slab;	/* [nodes] */
-	struct hw_lock_class page_lock_class, remote_lock_class, list_lock_class;
-	char page_lock_name[64], remote_lock_name[64], list_lock_name[64];
-	struct page **all;		/* every slab, for the books */
-	int nall, all_cap;
-	uint64_t slabs_peak;
+	struct hw_lock_class remote_lock_class, list_lock_class;
+	char remote_lock_name[64], list_lock_name[64];
 };
 
 struct slqb {
@@ -82,7 +81,8 @@ struct slqb {
 	int min_order, min_objects;
 	int tune_freebatch, tune_hiwater;	/* 0: by object size */
 	uint32_t cost_alloc, cost_free, cost_get_page, cost_flush, cost_flush_object,
-		cost_new_page, cost_per_object, cost_remote, cost_claim, cost_trim;
+		cost_remote, cost_claim, cost_trim;
+	struct sb_costs slab_cost;	/* new_slab_page's: slqb.new_page, slqb.per_object */
 	int sym_slab_alloc, sym_slab_free, sym_get_page, sym_alloc_page, sym_flush,
 		sym_remote, sym_flush_remote, sym_claim, sym_trim;
 	struct slqb_cache **caches;

@@ -4,7 +4,15 @@
  * partial lists under n->list_lock. Objects freed by a CPU that does not own
  * the slab go through __slab_free; a slab that fills up leaves every list and
  * comes back to the partial list on its first free; an empty one is given
- * back to the page allocator. */
+ * back to the page allocator.
+ *
+ * On the blocks (slab_blocks.h), in every era: each kmem_cache_node is an
+ * sb_node (its partial list and counters under list_lock; no full list),
+ * slabs are grown and released with the blocks' pieces and registered
+ * there, and the check is the blocks' with SLUB's own around it. The CPU
+ * slab, its freelist and the per-CPU partial lists are SLUB's own: a
+ * frozen slab's objects are chained through the slab itself, not held in
+ * an array. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,10 +42,10 @@ void slub_stat_add(struct kmem_cache_cpu *c, enum stat_item si, unsigned int n)
 	c->stat[si] += n;
 }
 
-/* get_node(): the cache's kmem_cache_node of a node (s->node[node]). */
-static inline struct kmem_cache_node *get_node(struct slub_cache *s, int node)
+/* get_node(): the cache's kmem_cache_node of a node (the blocks' owner). */
+static inline struct sb_node *get_node(struct slub_cache *s, int node)
 {
-	return &s->node[node];
+	return s->sc.node[node];
 }
 
 /* page_to_nid(): the node the slab's pages are on. */
@@ -76,8 +84,14 @@ static inline bool slab_trylock(struct slub *sl, struct sim_cpu *cpu, struct pag
 	return hw_spin_trylock(sl->hw, cpu, &page->lock);
 }
 
+/* The blocks' cache a slab belongs to (its cache's, which aliases share). */
+static inline struct sb_cache *page_sc(const struct page *page)
+{
+	return &((struct slub_cache *)page->slab->priv)->sc;
+}
+
 /* The cache line holding a list_head: the node's (list head) or a page's. */
-static struct hw_line *lru_line(struct slub *sl, struct kmem_cache_node *n, struct list_head *l)
+static struct hw_line *lru_line(struct slub *sl, struct sb_node *n, struct list_head *l)
 {
 	return l == &n->partial ? &n->line :
 	       page_field_line(&sl->k->pa, list_entry(l, struct page, lru), PAGE_OFF_LRU);
@@ -110,24 +124,21 @@ void slub_set_freepointer(struct slub *sl, struct sim_cpu *cpu, struct page *pag
  * there moved SLUB 3.1's `hackbench 1 process 2000` on nehalem-ex from
  * 0.357 to 0.483 s, away from the published result, not towards it. It is
  * to be charged in every era with the fix of that stall. */
-static void partial_list_add(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_node *n,
+static void partial_list_add(struct slub *sl, struct sim_cpu *cpu, struct sb_node *n,
 			     struct page *page, int tail, bool neighbour)
 {
-	n->nr_partial++;
+	struct list_head *next_to = tail ? n->partial.prev : n->partial.next;
+	sb_list_add(page_sc(page), n, page, SB_PARTIAL, tail);	/* nr_partial before the writes */
 	hw_write(sl->hw, cpu, &n->line);
 	if (neighbour)
-		hw_write(sl->hw, cpu, lru_line(sl, n, tail ? n->partial.prev : n->partial.next));
+		hw_write(sl->hw, cpu, lru_line(sl, n, next_to));
 	page_access(&sl->k->pa, cpu, page, PF_LRU, true);
-	if (tail)
-		list_add_tail(&page->lru, &n->partial);
-	else
-		list_add(&page->lru, &n->partial);
 	page->flags |= PG_partial;
 }
 
 /* add_partial() of 2.6.2x, a function of its own that takes n->list_lock
  * itself (mm/slub.c of 2.6.24-2.6.26). */
-void slub_lock_add_partial(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_node *n,
+void slub_lock_add_partial(struct slub *sl, struct sim_cpu *cpu, struct sb_node *n,
 			   struct page *page, int tail)
 {
 	int psym = sym_enter(cpu, sl->sym_add_partial);
@@ -141,7 +152,7 @@ void slub_lock_add_partial(struct slub *sl, struct sim_cpu *cpu, struct kmem_cac
 /* add_partial() of 3.x and later: inline, under n->list_lock, which its
  * callers (3.1's __slab_free and deactivate_slab, 3.2's unfreeze_partials)
  * already hold. */
-void slub_add_partial_locked(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_node *n,
+void slub_add_partial_locked(struct slub *sl, struct sim_cpu *cpu, struct sb_node *n,
 			     struct page *page, int tail)
 {
 	cpu_charge(cpu, sl->cost_list);
@@ -149,14 +160,13 @@ void slub_add_partial_locked(struct slub *sl, struct sim_cpu *cpu, struct kmem_c
 }
 
 /* list_del() of a partial slab writes both neighbours' list pointers. */
-void slub_del_partial_locked(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_node *n,
+void slub_del_partial_locked(struct slub *sl, struct sim_cpu *cpu, struct sb_node *n,
 			     struct page *page)
 {
 	hw_write(sl->hw, cpu, lru_line(sl, n, page->lru.prev));
 	hw_write(sl->hw, cpu, lru_line(sl, n, page->lru.next));
-	list_del(&page->lru);
+	sb_list_del(page_sc(page), n, page);
 	page->flags &= ~PG_partial;
-	n->nr_partial--;
 	hw_write(sl->hw, cpu, &n->line);
 }
 
@@ -164,7 +174,7 @@ void slub_del_partial_locked(struct slub *sl, struct sim_cpu *cpu, struct kmem_c
 void slub_lock_remove_partial(struct slub *sl, struct sim_cpu *cpu, struct slub_cache *s,
 			      struct page *page)
 {
-	struct kmem_cache_node *n = get_node(s, page_to_nid(page));
+	struct sb_node *n = get_node(s, page_to_nid(page));
 	cpu_charge(cpu, sl->cost_list);
 	hw_spin_lock(sl->hw, cpu, &n->list_lock);
 	slub_del_partial_locked(sl, cpu, n, page);
@@ -173,7 +183,7 @@ void slub_lock_remove_partial(struct slub *sl, struct sim_cpu *cpu, struct slub_
 
 /* lock_and_freeze_slab(): take a partial slab nobody has locked. */
 static bool lock_and_freeze_slab(struct slub *sl, struct sim_cpu *cpu,
-				 struct kmem_cache_node *n, struct page *page)
+				 struct sb_node *n, struct page *page)
 {
 	if (!slab_trylock(sl, cpu, page))
 		return false;
@@ -184,7 +194,7 @@ static bool lock_and_freeze_slab(struct slub *sl, struct sim_cpu *cpu,
 
 /* get_partial_node(): one slab from a node's partial list, under list_lock. */
 static struct page *get_partial_node(struct slub *sl, struct sim_cpu *cpu,
-				     struct kmem_cache_node *n)
+				     struct sb_node *n)
 {
 	/* Racy check: no lock to see that there is nothing to take. */
 	cpu_sync(cpu);
@@ -215,7 +225,7 @@ static struct page *get_any_partial(struct slub *sl, struct sim_cpu *cpu, struct
 		return NULL;
 	for (int i = 1; i < sl->k->m->nodes; i++) {
 		int nid = (searchnode + i) % sl->k->m->nodes;
-		struct kmem_cache_node *n = get_node(s, nid);
+		struct sb_node *n = get_node(s, nid);
 		cpu_sync(cpu);
 		hw_read(sl->hw, cpu, &n->line);
 		if (n->nr_partial > s->min_partial) {
@@ -241,27 +251,6 @@ static struct page *get_partial(struct slub *sl, struct sim_cpu *cpu, struct slu
 
 /* --- slabs from and to the page allocator --- */
 
-/* A new slab into s->all (page->priv holds its index), for the checks; slabs_peak follows. */
-static void track_slab(struct slub_cache *s, struct page *page)
-{
-	if (s->nall == s->all_cap) {
-		s->all_cap = s->all_cap ? 2 * s->all_cap : 64;
-		s->all = xrealloc(s->all, (size_t)s->all_cap * sizeof(*s->all));
-	}
-	page->priv = (void *)(uintptr_t)s->nall;
-	s->all[s->nall++] = page;
-	if ((uint64_t)s->nall > s->slabs_peak)
-		s->slabs_peak = (uint64_t)s->nall;
-}
-
-/* A slab out of s->all: the last one moves into its slot. */
-static void untrack_slab(struct slub_cache *s, struct page *page)
-{
-	int i = (int)(uintptr_t)page->priv;
-	s->all[i] = s->all[--s->nall];
-	s->all[i]->priv = (void *)(uintptr_t)i;
-}
-
 /* slub_new_slab(): pages from the page allocator, every object chained free. */
 struct page *slub_new_slab(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_cpu *c,
 			     struct slub_cache *s, int node)
@@ -269,13 +258,13 @@ struct page *slub_new_slab(struct slub *sl, struct sim_cpu *cpu, struct kmem_cac
 	int psym = sym_enter(cpu, sl->sym_new_slab);
 	int nid = node < 0 ? sl->k->m->topo[cpu->id].node : node;
 	int order = s->order, objects = s->objects;
-	struct page *page = alloc_pages_node(&sl->k->pa, cpu, nid, (unsigned int)order);
+	struct page *page = sb_slab_alloc(&s->sc, cpu, nid, (unsigned int)order, (unsigned int)objects);
 	if (!page && sl->era >= 20626 && order > 0) {	/* allocate_slab() fallback */
 		order = 0;
 		while ((PAGE_SIZE << order) < s->kc->size)
 			order++;
 		objects = (int)((PAGE_SIZE << order) / s->kc->size);
-		page = alloc_pages_node(&sl->k->pa, cpu, nid, (unsigned int)order);
+		page = sb_slab_alloc(&s->sc, cpu, nid, (unsigned int)order, (unsigned int)objects);
 		if (page)
 			slub_stat(c, ORDER_FALLBACK);
 	}
@@ -283,15 +272,10 @@ struct page *slub_new_slab(struct slub *sl, struct sim_cpu *cpu, struct kmem_cac
 		sym_exit(cpu, psym);
 		return NULL;
 	}
-	struct kmem_cache_node *n = get_node(s, page_to_nid(page));
+	struct sb_node *n = get_node(s, page_to_nid(page));
 	hw_atomic(sl->hw, cpu, &n->line);	/* atomic_long_inc(&n->nr_slabs) */
 	n->nr_slabs++;
-	page->slab = s->kc;
-	page->flags |= PG_slab;
-	page->order = (int8_t)order;
 	page->lock.cls = &s->slab_lock_class;
-	account_slab_pages(&sl->k->pa, page->nid, 1l << order);
-	slab_page_prepare(sl->k, page, (unsigned int)objects);
 	cpu_charge(cpu, sl->cost_new_slab + (uint32_t)objects * sl->cost_per_object);
 	for (int i = 0; i < objects; i++)	/* for_each_object: slub_set_freepointer() */
 		slub_set_freepointer(sl, cpu, page, (unsigned int)i,
@@ -299,7 +283,7 @@ struct page *slub_new_slab(struct slub *sl, struct sim_cpu *cpu, struct kmem_cac
 	page->freelist = 0;
 	page->inuse = 0;
 	page_access(&sl->k->pa, cpu, page, PF_FLAGS | PF_SLAB | PF_FREELIST | PF_INUSE, true);
-	track_slab(s, page);
+	sb_slab_register(&s->sc, page);
 	sym_exit(cpu, psym);
 	return page;
 }
@@ -309,16 +293,13 @@ void slub_discard_slab(struct slub *sl, struct sim_cpu *cpu, struct slub_cache *
 {
 	int psym = sym_enter(cpu, sl->sym_discard);
 	cpu_charge(cpu, sl->cost_discard);
-	struct kmem_cache_node *n = get_node(s, page_to_nid(page));
+	struct sb_node *n = get_node(s, page_to_nid(page));
 	hw_atomic(sl->hw, cpu, &n->line);	/* atomic_long_dec(&n->nr_slabs) */
 	n->nr_slabs--;
-	untrack_slab(s, page);
-	int order = page->order;
-	page->flags &= ~(PG_slab | PG_frozen);
-	page->slab = NULL;
+	sb_slab_unregister(&s->sc, page);
+	page->flags &= ~PG_frozen;
 	page->lock.cls = &sl->k->pa.page_lock_class;
-	account_slab_pages(&sl->k->pa, page->nid, -(1l << order));
-	__free_pages(&sl->k->pa, cpu, page, (unsigned int)order);
+	sb_slab_release(&s->sc, cpu, page);
 	sym_exit(cpu, psym);
 }
 
@@ -328,7 +309,7 @@ void slub_discard_slab(struct slub *sl, struct sim_cpu *cpu, struct slub_cache *
 static void unfreeze_slab(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_cpu *c,
 			  struct slub_cache *s, struct page *page, int tail)
 {
-	struct kmem_cache_node *n = get_node(s, page_to_nid(page));
+	struct sb_node *n = get_node(s, page_to_nid(page));
 	page->flags &= ~PG_frozen;
 	if (page->inuse) {
 		if (page->freelist != OBJ_NIL) {
@@ -551,11 +532,8 @@ static struct kmem_cache *slub_cache_create(void *state, struct kmem_cache *kc,
 		return m->kc;
 	}
 	struct slub_cache *s = calloc(1, sizeof(*s));
-	int ncpus = sl->k->m->ncpus, nodes = sl->k->m->nodes;
-	if (!s || !(s->cpu_slab = calloc((size_t)ncpus, sizeof(*s->cpu_slab))) ||
-	    !(s->node = calloc((size_t)nodes, sizeof(*s->node)))) {
-		if (s)
-			free(s->cpu_slab);
+	int ncpus = sl->k->m->ncpus;
+	if (!s || !(s->cpu_slab = calloc((size_t)ncpus, sizeof(*s->cpu_slab)))) {
 		free(s);
 		sim_fail(err, "out of memory creating cache %s", kc->name);
 		return NULL;
@@ -567,7 +545,6 @@ static struct kmem_cache *slub_cache_create(void *state, struct kmem_cache *kc,
 		sim_fail(err, "cache %s: no slab order fits objects of %u bytes",
 			 kc->name, kc->object_size);
 		free(s->cpu_slab);
-		free(s->node);
 		free(s);
 		return NULL;
 	}
@@ -576,19 +553,16 @@ static struct kmem_cache *slub_cache_create(void *state, struct kmem_cache *kc,
 	slub_cache_tunables(sl, s);
 	slub_sheaves_init(sl, s, slub_sheaf_capacity_default(sl, kc->name, size, &sheaf_explicit),
 			  sheaf_explicit);
-	snprintf(s->list_lock_name, sizeof(s->list_lock_name), "&n->list_lock [%s]", kc->name);
+	/* each node's kmem_cache_node: a partial list under "&n->list_lock [NAME]" */
+	const struct sb_params p = { .policy = "slub", .size = size, .order = (unsigned int)s->order,
+				     .objects = (unsigned int)s->objects };
+	if (sb_cache_setup(&s->sc, sl->k, kc, &p, err) < 0)
+		return NULL;
 	snprintf(s->slab_lock_name, sizeof(s->slab_lock_name), "slab_lock [%s]", kc->name);
-	hw_lock_class_init(sl->hw, &s->list_lock_class, s->list_lock_name, sl->hw->sym_spin_lock);
 	hw_lock_class_init(sl->hw, &s->slab_lock_class, s->slab_lock_name, -1);
 	for (int c = 0; c < ncpus; c++) {
 		s->cpu_slab[c].freelist = OBJ_NIL;
 		s->cpu_slab[c].node = 0;
-	}
-	for (int nid = 0; nid < nodes; nid++) {
-		struct kmem_cache_node *n = &s->node[nid];
-		hw_line_init(sl->hw, &n->line, nid);
-		hw_lock_init(&n->list_lock, sl->k->lock_kind, &n->line, &s->list_lock_class);
-		INIT_LIST_HEAD(&n->partial);
 	}
 	if (sl->ncaches == sl->caches_cap) {
 		sl->caches_cap = sl->caches_cap ? 2 * sl->caches_cap : 32;
@@ -797,9 +771,8 @@ static void slub_destroy(void *state)
 	struct slub *sl = state;
 	for (int i = 0; i < sl->ncaches; i++) {
 		slub_sheaves_destroy(sl, sl->caches[i]);
+		sb_cache_destroy(&sl->caches[i]->sc);
 		free(sl->caches[i]->cpu_slab);
-		free(sl->caches[i]->node);
-		free(sl->caches[i]->all);
 		free(sl->caches[i]);
 	}
 	free(sl->caches);

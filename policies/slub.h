@@ -32,13 +32,11 @@ enum stat_item {
 };
 
 /* struct slab_sheaf: an array of free objects; itself a kmalloc'ed object
- * (SLAB_SHEAF_HEADER + 8 bytes a slot), whose lines its users touch. */
+ * (SLAB_SHEAF_HEADER + 8 bytes a slot), whose lines its users touch: the
+ * blocks' array living in that object (objects[] is a.obj, size a.avail,
+ * capacity a.limit, barn_list a.next). */
 struct slab_sheaf {
-	struct slab_sheaf *next;	/* barn_list */
-	kaddr_t addr;			/* the object holding it */
-	struct page *page;		/* its slab page */
-	unsigned int size, capacity;
-	kaddr_t objects[];
+	struct sb_array a;
 };
 
 /* struct slub_percpu_sheaves: a CPU's main and spare sheaf of one cache,
@@ -46,14 +44,6 @@ struct slab_sheaf {
 struct slub_percpu_sheaves {
 	struct slab_sheaf *main;	/* NULL until the CPU first uses the cache */
 	struct slab_sheaf *spare;
-};
-
-/* struct node_barn: a node's full and empty sheaves of one cache. */
-struct node_barn {
-	struct hw_line line;		/* the lock, the list heads and counts */
-	struct hw_lock lock;
-	struct slab_sheaf *sheaves_full, *sheaves_empty;
-	unsigned int nr_full, nr_empty;
 };
 
 enum slub_sheaves_mode { SHEAVES_OFF, SHEAVES_OPT_IN, SHEAVES_ALL };
@@ -69,14 +59,6 @@ struct kmem_cache_cpu {
 	unsigned int stat[NR_SLUB_STAT_ITEMS];
 };
 
-struct kmem_cache_node {
-	struct hw_line line;	/* list_lock, nr_partial, nr_slabs, partial: one line */
-	struct hw_lock list_lock;
-	unsigned long nr_partial;
-	long nr_slabs;
-	struct list_head partial;
-};
-
 /* SLUB's part of struct kmem_cache. */
 struct slub_cache {
 	struct kmem_cache *kc;
@@ -87,18 +69,19 @@ struct slub_cache {
 	int cpu_partial;		/* 3.2: objects in a CPU's partial slabs, 0: off */
 	int refcount;			/* caches merged into this one, plus one */
 	struct kmem_cache_cpu *cpu_slab;	/* [ncpus] */
-	struct kmem_cache_node *node;		/* [nodes] */
-	struct hw_lock_class list_lock_class;
+	/* the slabs: the registry and each node's kmem_cache_node, which is the
+	 * blocks' struct sb_node (list_lock, nr_partial, nr_slabs and the
+	 * partial list on one line; no full list) */
+	struct sb_cache sc;
 	struct hw_lock_class slab_lock_class;
-	char list_lock_name[64], slab_lock_name[64];
-	struct page **all;		/* every slab, for the invariant check */
-	int nall, all_cap;
-	uint64_t slabs_peak;
+	char slab_lock_name[64];
 	/* 6.18 and 7.0: percpu sheaves and the per-node barns */
 	unsigned int sheaf_capacity;	/* 0: no sheaves */
 	bool sheaf_explicit;		/* asked for by the cache's creator: no merging */
 	struct slub_percpu_sheaves *pcs;	/* [ncpus] */
-	struct node_barn *barn;		/* [nodes] */
+	struct sb_depot *barn;		/* [nodes]: each node's struct node_barn, the
+					 * blocks' depot (sheaves_full is full, nr_full
+					 * full.total; the lock, heads and counts on its line) */
 	struct hw_lock_class barn_lock_class;
 	char barn_lock_name[64];
 	struct slab_sheaf *sheaf_pool;	/* host records of freed sheaves, to reuse */
@@ -144,13 +127,13 @@ void slub_stat_add(struct kmem_cache_cpu *c, enum stat_item si, unsigned int n);
 /* The partial-list helpers say who holds n->list_lock: slub_lock_* take it
  * themselves (2.6.2x's add_partial and remove_partial), *_locked expect the
  * caller to hold it (3.x's add_partial, every era's list_del under the lock). */
-void slub_lock_add_partial(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_node *n,
+void slub_lock_add_partial(struct slub *sl, struct sim_cpu *cpu, struct sb_node *n,
 			   struct page *page, int tail);
-void slub_add_partial_locked(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_node *n,
+void slub_add_partial_locked(struct slub *sl, struct sim_cpu *cpu, struct sb_node *n,
 			     struct page *page, int tail);
 void slub_lock_remove_partial(struct slub *sl, struct sim_cpu *cpu, struct slub_cache *s,
 			      struct page *page);
-void slub_del_partial_locked(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_node *n,
+void slub_del_partial_locked(struct slub *sl, struct sim_cpu *cpu, struct sb_node *n,
 			     struct page *page);
 struct page *slub_new_slab(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_cpu *c,
 			   struct slub_cache *s, int node);
@@ -190,9 +173,9 @@ kaddr_t slub_alloc_from_pcs(struct slub *sl, struct sim_cpu *cpu, struct kmem_ca
 			    struct slub_cache *s, int node);
 bool slub_free_to_pcs(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_cpu *c,
 		      struct slub_cache *s, kaddr_t obj);
-int slub_sheaves_waiting(struct slub *sl, struct slub_cache *s, uint32_t *waiting,
-			 kaddr_t **held, size_t *nheld, struct sim_err *err);
-bool slub_sheaves_hold(const kaddr_t *held, size_t nheld, kaddr_t obj);
+int slub_sheaves_hold(struct slub *sl, struct slub_cache *s, kaddr_t **held, size_t *nheld,
+		      struct sim_err *err);
+bool slub_sheaves_have(const kaddr_t *held, size_t nheld, kaddr_t obj);
 void slub_sheaves_destroy(struct slub *sl, struct slub_cache *s);
 int slub_parse_cache_list(const char *param, const char *list, int max, struct sim_err *err);
 

@@ -8,10 +8,10 @@
  * takes several slabs at once (put_cpu_partial, unfreeze_partials). */
 #include "slub.h"
 
-/* get_node(): the cache's kmem_cache_node of a node (s->node[node]). */
-static inline struct kmem_cache_node *get_node(struct slub_cache *s, int node)
+/* get_node(): the cache's kmem_cache_node of a node (the blocks' owner). */
+static inline struct sb_node *get_node(struct slub_cache *s, int node)
 {
-	return &s->node[node];
+	return s->sc.node[node];
 }
 
 /* node_match(): the CPU slab serves the request: any node (-1), or the CPU slab's node. */
@@ -68,7 +68,7 @@ static void discard(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_cpu 
 static void unfreeze_partials(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_cpu *c,
 			      struct slub_cache *s)
 {
-	struct kmem_cache_node *n = NULL;
+	struct sb_node *n = NULL;
 	struct page *page, *discard_page = NULL;
 	while ((page = c->partial)) {
 		enum { M_PARTIAL, M_FREE } l = M_FREE, m;
@@ -83,7 +83,7 @@ static void unfreeze_partials(struct slub *sl, struct sim_cpu *cpu, struct kmem_
 			if (!new.inuse && (!n || enough)) {
 				m = M_FREE;
 			} else {
-				struct kmem_cache_node *n2 = get_node(s, page->nid);
+				struct sb_node *n2 = get_node(s, page->nid);
 				m = M_PARTIAL;
 				if (n != n2) {
 					if (n)
@@ -150,7 +150,7 @@ static int put_cpu_partial(struct slub *sl, struct sim_cpu *cpu, struct kmem_cac
  * "slub: fix a memory leak in get_partial_node()"); the fixed form is
  * modelled. Caller holds n->list_lock. */
 static uint16_t acquire_slab(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_cpu *c,
-			     struct kmem_cache_node *n, struct page *page, bool mode)
+			     struct sb_node *n, struct page *page, bool mode)
 {
 	struct slab_counters old, new;
 	do {
@@ -169,7 +169,7 @@ static uint16_t acquire_slab(struct slub *sl, struct sim_cpu *cpu, struct kmem_c
 /* get_partial_node() of 3.x: the first slab becomes the CPU slab, more go
  * to the CPU's partial list until it holds over cpu_partial / 2 objects. */
 static uint16_t get_partial_node(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_cpu *c,
-				 struct slub_cache *s, struct kmem_cache_node *n)
+				 struct slub_cache *s, struct sb_node *n)
 {
 	cpu_sync(cpu);	/* racy check: no lock to see that there is nothing */
 	hw_read(sl->hw, cpu, &n->line);
@@ -213,7 +213,7 @@ static uint16_t get_partial(struct slub *sl, struct sim_cpu *cpu, struct kmem_ca
 	    cpu->clock % 1024 > (uint64_t)sl->defrag_ratio)
 		return object;
 	for (int i = 1; i < sl->k->m->nodes && object == OBJ_NIL; i++) {	/* get_any_partial */
-		struct kmem_cache_node *n = get_node(s, (searchnode + i) % sl->k->m->nodes);
+		struct sb_node *n = get_node(s, (searchnode + i) % sl->k->m->nodes);
 		cpu_sync(cpu);
 		hw_read(sl->hw, cpu, &n->line);
 		if (n->nr_partial > s->min_partial)
@@ -230,7 +230,7 @@ static void deactivate_slab(struct slub *sl, struct sim_cpu *cpu, struct kmem_ca
 {
 	enum { M_NONE, M_PARTIAL, M_FULL, M_FREE } l = M_NONE, m = M_NONE;
 	struct page *page = c->page;
-	struct kmem_cache_node *n = get_node(s, page->nid);
+	struct sb_node *n = get_node(s, page->nid);
 	bool lock = false;
 	int tail = 0;
 	int psym = sym_enter(cpu, sl->sym_deactivate);
@@ -409,7 +409,7 @@ static void __slab_free(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_
 	int psym = sym_enter(cpu, sl->sym_slab_free);
 	cpu_charge(cpu, sl->cost_free_slow);
 	slub_stat(c, FREE_SLOWPATH);
-	struct kmem_cache_node *n = NULL;
+	struct sb_node *n = NULL;
 	struct slab_counters old, new;
 	bool was_frozen;
 	do {

@@ -11,10 +11,10 @@
  * (slab_test_node_partial): a slab a refill has taken off is on none. */
 #include "slub.h"
 
-/* get_node(): the cache's kmem_cache_node of a node (s->node[node]). */
-static inline struct kmem_cache_node *get_node(struct slub_cache *s, int node)
+/* get_node(): the cache's kmem_cache_node of a node (the blocks' owner). */
+static inline struct sb_node *get_node(struct slub_cache *s, int node)
 {
-	return &s->node[node];
+	return s->sc.node[node];
 }
 
 /* numa_mem_id(): the running CPU's nearest node with memory, taken as its own node. */
@@ -24,7 +24,7 @@ static inline int numa_mem_id(const struct slub *sl, const struct sim_cpu *cpu)
 }
 
 /* remove_partial(): the caller holds n->list_lock. */
-static void remove_partial_locked(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_node *n,
+static void remove_partial_locked(struct slub *sl, struct sim_cpu *cpu, struct sb_node *n,
 			   struct page *page)
 {
 	cpu_charge(cpu, sl->cost_list);
@@ -33,7 +33,7 @@ static void remove_partial_locked(struct slub *sl, struct sim_cpu *cpu, struct k
 
 /* A racy look at a node's partial count (data_race(n->nr_partial)). */
 static unsigned long peek_nr_partial(struct slub *sl, struct sim_cpu *cpu,
-				     struct kmem_cache_node *n)
+				     struct sb_node *n)
 {
 	cpu_sync(cpu);
 	hw_read(sl->hw, cpu, &n->line);
@@ -49,7 +49,7 @@ void slub_slab_free_nocpu(struct slub *sl, struct sim_cpu *cpu, struct kmem_cach
 {
 	int psym = sym_enter(cpu, sl->sym_slab_free);
 	cpu_charge(cpu, sl->cost_free_slow);
-	struct kmem_cache_node *n = NULL;
+	struct sb_node *n = NULL;
 	struct slab_counters old, new;
 	bool was_full, on_node_partial = false;
 	do {
@@ -128,7 +128,7 @@ static unsigned int alloc_from_new_slab(struct slub *sl, struct sim_cpu *cpu, st
 	page->cmpxchg_seq++;
 	hw_write(sl->hw, cpu, &page->line);
 	if (object != OBJ_NIL) {
-		struct kmem_cache_node *n = get_node(s, page->nid);
+		struct sb_node *n = get_node(s, page->nid);
 		hw_spin_lock(sl->hw, cpu, &n->list_lock);
 		slub_add_partial_locked(sl, cpu, n, page, 0);
 		hw_spin_unlock(sl->hw, cpu, &n->list_lock);
@@ -141,7 +141,7 @@ static unsigned int alloc_from_new_slab(struct slub *sl, struct sim_cpu *cpu, st
  * until min, without passing max. */
 static unsigned int refill_objects_node(struct slub *sl, struct sim_cpu *cpu,
 					struct kmem_cache_cpu *c, struct slub_cache *s,
-					struct kmem_cache_node *n, kaddr_t *p, unsigned int min,
+					struct sb_node *n, kaddr_t *p, unsigned int min,
 					unsigned int max)
 {
 	if (!peek_nr_partial(sl, cpu, n))
@@ -221,7 +221,7 @@ unsigned int slub_refill_objects(struct slub *sl, struct sim_cpu *cpu, struct km
 	if (refilled < min && nodes > 1 && sl->defrag_ratio &&
 	    cpu->clock % 1024 <= (uint64_t)sl->defrag_ratio) {	/* __refill_objects_any */
 		for (int i = 1; i < nodes && refilled < min; i++) {
-			struct kmem_cache_node *n = get_node(s, (local + i) % nodes);
+			struct sb_node *n = get_node(s, (local + i) % nodes);
 			if (peek_nr_partial(sl, cpu, n) <= s->min_partial)
 				continue;
 			refilled += refill_objects_node(sl, cpu, c, s, n, p + refilled,
@@ -241,7 +241,7 @@ unsigned int slub_refill_objects(struct slub *sl, struct sim_cpu *cpu, struct km
 /* get_from_partial_node(): one object of the node's first partial slab. */
 static kaddr_t get_from_partial_node(struct slub *sl, struct sim_cpu *cpu,
 				     struct kmem_cache_cpu *c, struct slub_cache *s,
-				     struct kmem_cache_node *n)
+				     struct sb_node *n)
 {
 	if (!peek_nr_partial(sl, cpu, n))
 		return 0;
@@ -280,7 +280,7 @@ kaddr_t slub_slab_alloc_nocpu(struct slub *sl, struct sim_cpu *cpu, struct kmem_
 	if (!object && node < 0 && nodes > 1 && sl->defrag_ratio &&
 	    cpu->clock % 1024 <= (uint64_t)sl->defrag_ratio)	/* get_from_any_partial */
 		for (int i = 1; i < nodes && !object; i++) {
-			struct kmem_cache_node *n = get_node(s, (searchnode + i) % nodes);
+			struct sb_node *n = get_node(s, (searchnode + i) % nodes);
 			if (peek_nr_partial(sl, cpu, n) > s->min_partial)
 				object = get_from_partial_node(sl, cpu, c, s, n);
 		}

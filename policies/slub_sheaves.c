@@ -22,7 +22,9 @@
  * API (kmem_cache_prefill_sheaf) and kfree_rcu's sheaves are not modelled.
  * Sheaf paths charge the slub.* costs of the paths they replace: the
  * fast paths for a sheaf's pop and push, slub.list_op for a barn move,
- * slub.per_object for each object refilled or flushed. */
+ * slub.per_object for each object refilled or flushed. Each sheaf is an
+ * sb_array of the blocks living in its kmalloc'ed object (its slots on that
+ * object's lines), each node's barn an sb_depot of them. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,21 +107,23 @@ void slub_sheaves_init(struct slub *sl, struct slub_cache *s, unsigned int capac
 	snprintf(s->barn_lock_name, sizeof(s->barn_lock_name), "&barn->lock [%s]", s->kc->name);
 	hw_lock_class_init(sl->hw, &s->barn_lock_class, s->barn_lock_name, sl->hw->sym_spin_lock);
 	for (int nid = 0; nid < nodes; nid++) {
-		hw_line_init(sl->hw, &s->barn[nid].line, nid);
-		hw_lock_init(&s->barn[nid].lock, sl->k->lock_kind, &s->barn[nid].line,
-			     &s->barn_lock_class);
+		sb_depot_init(&s->barn[nid], sl->hw, sl->k->lock_kind, nid, &s->barn_lock_class);
 	}
 }
 
 /* --- sheaves as objects --- */
 
+/* The sheaf an array of a barn list (or of the pool) is. */
+static inline struct slab_sheaf *sheaf_of(struct sb_array *a)
+{
+	return a ? container_of(a, struct slab_sheaf, a) : NULL;
+}
+
 /* A sheaf's header line (slot < 0) or the line of objects[slot]. */
 static void sheaf_touch(struct slub *sl, struct sim_cpu *cpu, struct slab_sheaf *sh, int slot,
 			bool write)
 {
-	kaddr_t a = sh->addr + (slot < 0 ? 0 : SLAB_SHEAF_HEADER + (kaddr_t)slot * sizeof(kaddr_t));
-	uint64_t off = a - page_address(sh->page);
-	hw_obj_access(sl->hw, cpu, &sh->page->cl[off >> 6], a >> 6, 1, write, sh->page->nid);
+	sb_array_slot_touch(sl->hw, cpu, &sh->a, slot, write);
 }
 
 /* __alloc_empty_sheaf(): kzalloc of the header and capacity slots. */
@@ -141,14 +145,13 @@ static struct slab_sheaf *alloc_empty_sheaf(struct slub *sl, struct sim_cpu *cpu
 		return NULL;
 	struct slab_sheaf *sh = s->sheaf_pool;
 	if (sh)
-		s->sheaf_pool = sh->next;
-	else if (!(sh = malloc(sizeof(*sh) + s->sheaf_capacity * sizeof(kaddr_t))))
+		s->sheaf_pool = sheaf_of(sh->a.next);
+	else if (!(sh = malloc(sizeof(*sh))) ||
+		 sb_array_init(&sh->a, sl->hw, 0, s->sheaf_capacity) < 0)
 		host_oom(__func__);
-	sh->next = NULL;
-	sh->addr = addr;
-	sh->page = virt_to_head_page(&sl->k->pa, addr);
-	sh->size = 0;
-	sh->capacity = s->sheaf_capacity;
+	sb_array_in_object(&sh->a, &sl->k->pa, addr, SLAB_SHEAF_HEADER);
+	sh->a.next = NULL;
+	sh->a.avail = 0;
 	slub_stat(c, SHEAF_ALLOC);
 	return sh;
 }
@@ -157,8 +160,8 @@ static struct slab_sheaf *alloc_empty_sheaf(struct slub *sl, struct sim_cpu *cpu
 static void free_empty_sheaf(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_cpu *c,
 			     struct slub_cache *s, struct slab_sheaf *sh)
 {
-	kaddr_t addr = sh->addr;
-	sh->next = s->sheaf_pool;
+	kaddr_t addr = sh->a.addr;
+	sh->a.next = s->sheaf_pool ? &s->sheaf_pool->a : NULL;
 	s->sheaf_pool = sh;
 	kfree(sl->k, cpu, addr);
 	slub_stat(c, SHEAF_FREE);
@@ -197,15 +200,15 @@ static void free_bulk(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_cp
 static void sheaf_flush_unused(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_cpu *c,
 			       struct slub_cache *s, struct slab_sheaf *sh)
 {
-	if (!sh->size)
+	if (!sh->a.avail)
 		return;
 	int psym = sym_enter(cpu, sl->sym_flush);
-	slub_stat_add(c, SHEAF_FLUSH, sh->size);
-	for (unsigned int i = 0; i < sh->size; i++)
+	slub_stat_add(c, SHEAF_FLUSH, sh->a.avail);
+	for (unsigned int i = 0; i < sh->a.avail; i++)
 		sheaf_touch(sl, cpu, sh, (int)i, false);
-	unsigned int n = sh->size;
-	sh->size = 0;
-	free_bulk(sl, cpu, c, s, sh->objects, n);
+	unsigned int n = sh->a.avail;
+	sh->a.avail = 0;
+	free_bulk(sl, cpu, c, s, sh->a.obj, n);
 	sym_exit(cpu, psym);
 }
 
@@ -218,13 +221,13 @@ static bool sheaf_flush_main(struct slub *sl, struct sim_cpu *cpu, struct kmem_c
 	kaddr_t batch_objs[PCS_BATCH_MAX];
 	bool ret = false;
 	int psym = sym_enter(cpu, sl->sym_flush);
-	while (pcs->main && pcs->main->size) {
+	while (pcs->main && pcs->main->a.avail) {
 		struct slab_sheaf *sh = pcs->main;
-		unsigned int batch = sh->size < PCS_BATCH_MAX ? sh->size : PCS_BATCH_MAX;
-		sh->size -= batch;
+		unsigned int batch = sh->a.avail < PCS_BATCH_MAX ? sh->a.avail : PCS_BATCH_MAX;
+		sh->a.avail -= batch;
 		for (unsigned int i = 0; i < batch; i++) {
-			batch_objs[i] = sh->objects[sh->size + i];
-			sheaf_touch(sl, cpu, sh, (int)(sh->size + i), false);
+			batch_objs[i] = sh->a.obj[sh->a.avail + i];
+			sheaf_touch(sl, cpu, sh, (int)(sh->a.avail + i), false);
 		}
 		free_bulk(sl, cpu, c, s, batch_objs, batch);
 		slub_stat_add(c, SHEAF_FLUSH, batch);
@@ -239,7 +242,7 @@ static bool sheaf_flush_main(struct slub *sl, struct sim_cpu *cpu, struct kmem_c
 static int refill_sheaf(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_cpu *c,
 			struct slub_cache *s, struct slab_sheaf *sh)
 {
-	unsigned int to_fill = sh->capacity - sh->size, filled = 0;
+	unsigned int to_fill = sh->a.limit - sh->a.avail, filled = 0;
 	if (!to_fill)
 		return 0;
 	int psym = sym_enter(cpu, sl->sym_refill);
@@ -249,14 +252,14 @@ static int refill_sheaf(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_
 			if (!obj)
 				break;
 			cpu_charge(cpu, sl->cost_per_object);
-			sh->objects[sh->size + filled] = obj;
+			sh->a.obj[sh->a.avail + filled] = obj;
 		}
 	} else {
-		filled = slub_refill_objects(sl, cpu, c, s, &sh->objects[sh->size], to_fill, to_fill);
+		filled = slub_refill_objects(sl, cpu, c, s, &sh->a.obj[sh->a.avail], to_fill, to_fill);
 	}
 	for (unsigned int i = 0; i < filled; i++)
-		sheaf_touch(sl, cpu, sh, (int)(sh->size + i), true);
-	sh->size += filled;
+		sheaf_touch(sl, cpu, sh, (int)(sh->a.avail + i), true);
+	sh->a.avail += filled;
 	slub_stat_add(c, SHEAF_REFILL, filled);
 	sym_exit(cpu, psym);
 	return filled < to_fill ? -1 : 0;
@@ -286,7 +289,7 @@ static struct slab_sheaf *alloc_full_sheaf(struct slub *sl, struct sim_cpu *cpu,
 /* --- the barn --- */
 
 /* Lock the barn (and take its line) for a move, charged as a list move. */
-static void barn_lock(struct slub *sl, struct sim_cpu *cpu, struct node_barn *barn)
+static void barn_lock(struct slub *sl, struct sim_cpu *cpu, struct sb_depot *barn)
 {
 	cpu_charge(cpu, sl->cost_list);
 	hw_spin_lock(sl->hw, cpu, &barn->lock);
@@ -294,80 +297,71 @@ static void barn_lock(struct slub *sl, struct sim_cpu *cpu, struct node_barn *ba
 }
 
 /* data_race(barn->nr_*): a look without the lock. */
-static void barn_peek(struct slub *sl, struct sim_cpu *cpu, struct node_barn *barn)
+static void barn_peek(struct slub *sl, struct sim_cpu *cpu, struct sb_depot *barn)
 {
 	cpu_sync(cpu);
 	hw_read(sl->hw, cpu, &barn->line);
 }
 
-/* A sheaf off the head of a barn list (its barn_list link read); caller holds the barn lock. */
-static struct slab_sheaf *barn_pop(struct slub *sl, struct sim_cpu *cpu,
-				   struct slab_sheaf **list)
+/* A sheaf off the head of a barn list (its barn_list link read; the list's
+ * count follows); caller holds the barn lock. */
+static struct slab_sheaf *barn_pop(struct slub *sl, struct sim_cpu *cpu, struct sb_stack *list)
 {
-	struct slab_sheaf *sh = *list;
+	struct slab_sheaf *sh = sheaf_of(list->top);
 	sheaf_touch(sl, cpu, sh, -1, false);	/* its barn_list */
-	*list = sh->next;
+	sb_stack_pop(list);
 	return sh;
 }
 
-/* A sheaf onto the head of a barn list (its barn_list link written); caller holds the lock. */
-static void barn_push(struct slub *sl, struct sim_cpu *cpu, struct slab_sheaf **list,
+/* A sheaf onto the head of a barn list (its barn_list link written; the
+ * list's count follows); caller holds the lock. */
+static void barn_push(struct slub *sl, struct sim_cpu *cpu, struct sb_stack *list,
 		      struct slab_sheaf *sh)
 {
 	sheaf_touch(sl, cpu, sh, -1, true);
-	sh->next = *list;
-	*list = sh;
+	sb_stack_push(list, &sh->a);
 }
 
 /* barn_get_empty_sheaf(): an empty sheaf off the barn, NULL if it has none (a look
  * without the lock first). */
 static struct slab_sheaf *barn_get_empty_sheaf(struct slub *sl, struct sim_cpu *cpu,
-					       struct node_barn *barn)
+					       struct sb_depot *barn)
 {
 	barn_peek(sl, cpu, barn);
-	if (!barn->nr_empty)
+	if (!barn->empty.total)
 		return NULL;
 	struct slab_sheaf *sh = NULL;
 	barn_lock(sl, cpu, barn);
-	if (barn->nr_empty) {
-		sh = barn_pop(sl, cpu, &barn->sheaves_empty);
-		barn->nr_empty--;
-	}
+	if (barn->empty.total)
+		sh = barn_pop(sl, cpu, &barn->empty);
 	hw_spin_unlock(sl->hw, cpu, &barn->lock);
 	return sh;
 }
 
 /* barn_put_empty_sheaf() and _full_sheaf(): undoing a race, no limits. */
-static void barn_put(struct slub *sl, struct sim_cpu *cpu, struct node_barn *barn,
+static void barn_put(struct slub *sl, struct sim_cpu *cpu, struct sb_depot *barn,
 		     struct slab_sheaf *sh, bool full)
 {
 	barn_lock(sl, cpu, barn);
-	barn_push(sl, cpu, full ? &barn->sheaves_full : &barn->sheaves_empty, sh);
-	if (full)
-		barn->nr_full++;
-	else
-		barn->nr_empty++;
+	barn_push(sl, cpu, full ? &barn->full : &barn->empty, sh);
 	hw_spin_unlock(sl->hw, cpu, &barn->lock);
 }
 
 /* barn_replace_empty_sheaf(): a full sheaf for `empty` (NULL: a CPU's first
  * sheaf, nothing to give), or NULL if the barn has none. */
 static struct slab_sheaf *barn_replace_empty_sheaf(struct slub *sl, struct sim_cpu *cpu,
-						   struct node_barn *barn,
+						   struct sb_depot *barn,
 						   struct slab_sheaf *empty)
 {
 	barn_peek(sl, cpu, barn);
-	if (!barn->nr_full)
+	if (!barn->full.total)
 		return NULL;
 	struct slab_sheaf *full = NULL;
 	barn_lock(sl, cpu, barn);
-	if (barn->nr_full) {
-		full = barn_pop(sl, cpu, &barn->sheaves_full);
-		barn->nr_full--;
-		if (empty) {
-			barn_push(sl, cpu, &barn->sheaves_empty, empty);
-			barn->nr_empty++;
-		}
+	if (barn->full.total) {
+		full = barn_pop(sl, cpu, &barn->full);
+		if (empty)
+			barn_push(sl, cpu, &barn->empty, empty);
 	}
 	hw_spin_unlock(sl->hw, cpu, &barn->lock);
 	return full;
@@ -378,25 +372,26 @@ enum { BARN_OK, BARN_E2BIG, BARN_ENOMEM };
 /* barn_replace_full_sheaf(): an empty sheaf for `full`; refused if the
  * barn holds MAX_FULL_SHEAVES full ones already, or has no empty one. */
 static struct slab_sheaf *barn_replace_full_sheaf(struct slub *sl, struct sim_cpu *cpu,
-						  struct node_barn *barn,
+						  struct sb_depot *barn,
 						  struct slab_sheaf *full, int *why)
 {
 	barn_peek(sl, cpu, barn);
-	if (barn->nr_full >= MAX_FULL_SHEAVES) {
+	if (barn->full.total >= MAX_FULL_SHEAVES) {
 		*why = BARN_E2BIG;
 		return NULL;
 	}
-	if (!barn->nr_empty) {
+	if (!barn->empty.total) {
 		*why = BARN_ENOMEM;
 		return NULL;
 	}
 	struct slab_sheaf *empty = NULL;
 	barn_lock(sl, cpu, barn);
-	if (barn->nr_empty) {
-		empty = barn_pop(sl, cpu, &barn->sheaves_empty);
-		barn_push(sl, cpu, &barn->sheaves_full, full);
-		barn->nr_empty--;
-		barn->nr_full++;
+	if (barn->empty.total) {	/* both links, then both lists and counts */
+		empty = sheaf_of(barn->empty.top);
+		sheaf_touch(sl, cpu, empty, -1, false);
+		sheaf_touch(sl, cpu, full, -1, true);
+		sb_stack_pop(&barn->empty);
+		sb_stack_push(&barn->full, &full->a);
 	}
 	hw_spin_unlock(sl->hw, cpu, &barn->lock);
 	*why = empty ? BARN_OK : BARN_ENOMEM;
@@ -411,14 +406,14 @@ static bool pcs_replace_empty_main(struct slub *sl, struct sim_cpu *cpu,
 				   struct kmem_cache_cpu *c, struct slub_cache *s)
 {
 	struct slub_percpu_sheaves *pcs = &s->pcs[cpu->id];
-	if (pcs->spare && pcs->spare->size > 0) {
+	if (pcs->spare && pcs->spare->a.avail > 0) {
 		struct slab_sheaf *t = pcs->main;
 		pcs->main = pcs->spare;
 		pcs->spare = t;
 		return true;
 	}
 	int psym = sym_enter(cpu, sl->sym_replace_empty);
-	struct node_barn *barn = &s->barn[numa_mem_id(sl, cpu)];
+	struct sb_depot *barn = &s->barn[numa_mem_id(sl, cpu)];
 	struct slab_sheaf *full = barn_replace_empty_sheaf(sl, cpu, barn, pcs->main);
 	if (full) {
 		slub_stat(c, BARN_GET);
@@ -446,7 +441,7 @@ static bool pcs_replace_empty_main(struct slub *sl, struct sim_cpu *cpu,
 	/* the lock again: what came in between decides where `full` goes */
 	if (!pcs->main) {
 		pcs->main = full;
-	} else if (pcs->main->size == 0) {
+	} else if (pcs->main->a.avail == 0) {
 		if (!pcs->spare)
 			pcs->spare = pcs->main;
 		else
@@ -454,7 +449,7 @@ static bool pcs_replace_empty_main(struct slub *sl, struct sim_cpu *cpu,
 		pcs->main = full;
 	} else if (!pcs->spare) {
 		pcs->spare = full;
-	} else if (pcs->spare->size == 0) {
+	} else if (pcs->spare->a.avail == 0) {
 		barn_put(sl, cpu, barn, pcs->spare, false);
 		pcs->spare = full;
 	} else {
@@ -476,17 +471,17 @@ kaddr_t slub_alloc_from_pcs(struct slub *sl, struct sim_cpu *cpu, struct kmem_ca
 		return 0;
 	}
 	struct slub_percpu_sheaves *pcs = &s->pcs[cpu->id];
-	if ((!pcs->main || !pcs->main->size) && !pcs_replace_empty_main(sl, cpu, c, s))
+	if ((!pcs->main || !pcs->main->a.avail) && !pcs_replace_empty_main(sl, cpu, c, s))
 		return 0;
 	struct slab_sheaf *sh = pcs->main;
-	kaddr_t obj = sh->objects[sh->size - 1];
-	sheaf_touch(sl, cpu, sh, (int)sh->size - 1, false);
+	kaddr_t obj = sh->a.obj[sh->a.avail - 1];
+	sheaf_touch(sl, cpu, sh, (int)sh->a.avail - 1, false);
 	if (node_requested && virt_to_head_page(&sl->k->pa, obj)->nid != node) {
 		if (!sl->cpu_slab)
 			slub_stat(c, ALLOC_NODE_MISMATCH);
 		return 0;
 	}
-	sh->size--;
+	sh->a.avail--;
 	slub_stat(c, sl->cpu_slab ? ALLOC_PCS : ALLOC_FASTPATH);
 	return obj;
 }
@@ -494,7 +489,7 @@ kaddr_t slub_alloc_from_pcs(struct slub *sl, struct sim_cpu *cpu, struct kmem_ca
 /* __pcs_install_empty_sheaf(): a new empty sheaf in, wherever it fits. */
 static void pcs_install_empty_sheaf(struct slub *sl, struct sim_cpu *cpu,
 				    struct kmem_cache_cpu *c, struct slub_cache *s,
-				    struct node_barn *barn, struct slab_sheaf *empty)
+				    struct sb_depot *barn, struct slab_sheaf *empty)
 {
 	struct slub_percpu_sheaves *pcs = &s->pcs[cpu->id];
 	if (!pcs->main) {	/* a CPU's first sheaf */
@@ -502,9 +497,9 @@ static void pcs_install_empty_sheaf(struct slub *sl, struct sim_cpu *cpu,
 	} else if (!pcs->spare) {
 		pcs->spare = pcs->main;
 		pcs->main = empty;
-	} else if (pcs->main->size < s->sheaf_capacity) {
+	} else if (pcs->main->a.avail < s->sheaf_capacity) {
 		barn_put(sl, cpu, barn, empty, false);
-	} else if (pcs->spare->size < s->sheaf_capacity) {
+	} else if (pcs->spare->a.avail < s->sheaf_capacity) {
 		struct slab_sheaf *t = pcs->main;
 		pcs->main = pcs->spare;
 		pcs->spare = t;
@@ -522,7 +517,7 @@ static bool pcs_replace_full_main(struct slub *sl, struct sim_cpu *cpu, struct k
 				  struct slub_cache *s)
 {
 	struct slub_percpu_sheaves *pcs = &s->pcs[cpu->id];
-	struct node_barn *barn = &s->barn[numa_mem_id(sl, cpu)];
+	struct sb_depot *barn = &s->barn[numa_mem_id(sl, cpu)];
 	int psym = sym_enter(cpu, sl->sym_replace_full);
 	bool ok = true;
 	for (;;) {	/* restart: */
@@ -535,7 +530,7 @@ static bool pcs_replace_full_main(struct slub *sl, struct sim_cpu *cpu, struct k
 				pcs->main = empty;
 				break;
 			}
-		} else if (pcs->spare->size < s->sheaf_capacity) {
+		} else if (pcs->spare->a.avail < s->sheaf_capacity) {
 			struct slab_sheaf *t = pcs->main;
 			pcs->main = pcs->spare;
 			pcs->spare = t;
@@ -569,7 +564,7 @@ static bool pcs_replace_full_main(struct slub *sl, struct sim_cpu *cpu, struct k
 			ok = false;
 			break;
 		}
-		if (pcs->main->size < s->sheaf_capacity)
+		if (pcs->main->a.avail < s->sheaf_capacity)
 			break;
 	}
 	sym_exit(cpu, psym);
@@ -581,13 +576,13 @@ bool slub_free_to_pcs(struct slub *sl, struct sim_cpu *cpu, struct kmem_cache_cp
 		      struct slub_cache *s, kaddr_t obj)
 {
 	struct slub_percpu_sheaves *pcs = &s->pcs[cpu->id];
-	if ((!pcs->main || pcs->main->size == s->sheaf_capacity) &&
+	if ((!pcs->main || pcs->main->a.avail == s->sheaf_capacity) &&
 	    !pcs_replace_full_main(sl, cpu, c, s))
 		return false;
 	struct slab_sheaf *sh = pcs->main;
-	sh->objects[sh->size] = obj;
-	sheaf_touch(sl, cpu, sh, (int)sh->size, true);
-	sh->size++;
+	sh->a.obj[sh->a.avail] = obj;
+	sheaf_touch(sl, cpu, sh, (int)sh->a.avail, true);
+	sh->a.avail++;
 	slub_stat(c, sl->cpu_slab ? FREE_PCS : FREE_FASTPATH);
 	return true;
 }
@@ -618,80 +613,74 @@ static int cmp_kaddr(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-bool slub_sheaves_hold(const kaddr_t *held, size_t nheld, kaddr_t obj)
+bool slub_sheaves_have(const kaddr_t *held, size_t nheld, kaddr_t obj)
 {
 	return nheld && bsearch(&obj, held, nheld, sizeof(*held), cmp_kaddr);
 }
 
-/* Count a sheaf's objects against their slabs. */
-static int count_sheaf(struct slub *sl, struct slub_cache *s, const struct slab_sheaf *sh,
-		       uint32_t *waiting, struct held *h, const char *where, struct sim_err *err)
+/* A sheaf's objects held as the blocks' check holds them, and into the
+ * held set. */
+static int count_sheaf(struct slub_cache *s, const struct slab_sheaf *sh, struct held *h,
+		       const char *where, struct sim_err *err)
 {
-	if (sh->capacity != s->sheaf_capacity || sh->size > sh->capacity)
+	if (sh->a.limit != s->sheaf_capacity || sh->a.avail > sh->a.limit)
 		return sim_fail(err, "slub %s: %s holds %u objects in a sheaf of %u (the cache's "
-				"capacity is %u)", s->kc->name, where, sh->size, sh->capacity,
+				"capacity is %u)", s->kc->name, where, sh->a.avail, sh->a.limit,
 				s->sheaf_capacity);
-	for (unsigned int i = 0; i < sh->size; i++) {
-		struct page *page = virt_to_head_page(&sl->k->pa, sh->objects[i]);
-		if (!page || page->slab != s->kc || !(page->flags & PG_slab))
-			return sim_fail(err, "slub %s: %s holds %#llx, not an object of this cache",
-					s->kc->name, where, (unsigned long long)sh->objects[i]);
-		if (page->obj[slab_obj_index(s->kc, page, sh->objects[i])].live)
-			return sim_fail(err, "slub %s: %s holds %#llx, which is allocated",
-					s->kc->name, where, (unsigned long long)sh->objects[i]);
-		waiting[(uintptr_t)page->priv]++;
-		hold(h, sh->objects[i]);
+	for (unsigned int i = 0; i < sh->a.avail; i++) {
+		if (sb_check_held(&s->sc, sh->a.obj[i], where, err) < 0)
+			return -1;
+		hold(h, sh->a.obj[i]);
 	}
 	return 0;
 }
 
-/* Every CPU's main and spare sheaf and every barn's sheaves counted against their slabs
- * and into the held set; each barn's nr_full and nr_empty checked against its lists. */
-static int sheaves_waiting(struct slub *sl, struct slub_cache *s, uint32_t *waiting,
-			   struct held *h, struct sim_err *err)
+/* Every CPU's main and spare sheaf and every barn's sheaves held and into the held set;
+ * each barn's nr_full and nr_empty checked against its lists. */
+static int hold_sheaves(struct slub *sl, struct slub_cache *s, struct held *h,
+			   struct sim_err *err)
 {
 	for (int cpu = 0; cpu < sl->k->m->ncpus; cpu++) {
 		const struct slub_percpu_sheaves *pcs = &s->pcs[cpu];
-		if ((pcs->main && count_sheaf(sl, s, pcs->main, waiting, h, "a main sheaf", err) < 0) ||
-		    (pcs->spare &&
-		     count_sheaf(sl, s, pcs->spare, waiting, h, "a spare sheaf", err) < 0))
+		if ((pcs->main && count_sheaf(s, pcs->main, h, "a main sheaf", err) < 0) ||
+		    (pcs->spare && count_sheaf(s, pcs->spare, h, "a spare sheaf", err) < 0))
 			return -1;
 		if (pcs->spare && !pcs->main)
 			return sim_fail(err, "slub %s: CPU %d has a spare sheaf but no main one",
 					s->kc->name, cpu);
 	}
 	for (int nid = 0; nid < sl->k->m->nodes; nid++) {
-		const struct node_barn *barn = &s->barn[nid];
-		unsigned int nfull = 0, nempty = 0;
-		for (const struct slab_sheaf *sh = barn->sheaves_full; sh; sh = sh->next) {
-			if (++nfull > barn->nr_full ||
-			    count_sheaf(sl, s, sh, waiting, h, "a full sheaf in the barn", err) < 0)
-				return nfull > barn->nr_full ? sim_fail(err, "slub %s: node %d's barn "
-					"lists more full sheaves than nr_full = %u", s->kc->name,
-					nid, barn->nr_full) : -1;
+		const struct sb_depot *barn = &s->barn[nid];
+		long nfull = 0, nempty = 0;
+		for (struct sb_array *a = barn->full.top; a; a = a->next) {
+			if (++nfull > barn->full.total ||
+			    count_sheaf(s, sheaf_of(a), h, "a full sheaf in the barn", err) < 0)
+				return nfull > barn->full.total ? sim_fail(err, "slub %s: node %d's barn "
+					"lists more full sheaves than nr_full = %ld", s->kc->name,
+					nid, barn->full.total) : -1;
 		}
-		for (const struct slab_sheaf *sh = barn->sheaves_empty; sh; sh = sh->next)
-			if (++nempty > barn->nr_empty || sh->size)
+		for (const struct sb_array *a = barn->empty.top; a; a = a->next)
+			if (++nempty > barn->empty.total || a->avail)
 				return sim_fail(err, "slub %s: node %d's barn: an empty sheaf holds %u "
-						"objects, or more than nr_empty = %u are listed",
-						s->kc->name, nid, sh->size, barn->nr_empty);
-		if (nfull != barn->nr_full || nempty != barn->nr_empty)
-			return sim_fail(err, "slub %s: node %d's barn lists %u full and %u empty "
-					"sheaves, counted %u and %u", s->kc->name, nid, nfull,
-					nempty, barn->nr_full, barn->nr_empty);
+						"objects, or more than nr_empty = %ld are listed",
+						s->kc->name, nid, a->avail, barn->empty.total);
+		if (nfull != barn->full.total || nempty != barn->empty.total)
+			return sim_fail(err, "slub %s: node %d's barn lists %ld full and %ld empty "
+					"sheaves, counted %ld and %ld", s->kc->name, nid, nfull,
+					nempty, barn->full.total, barn->empty.total);
 	}
 	return 0;
 }
 
-int slub_sheaves_waiting(struct slub *sl, struct slub_cache *s, uint32_t *waiting,
-			 kaddr_t **held, size_t *nheld, struct sim_err *err)
+int slub_sheaves_hold(struct slub *sl, struct slub_cache *s, kaddr_t **held, size_t *nheld,
+		      struct sim_err *err)
 {
 	struct held h = { NULL, 0, 0 };
 	*held = NULL;
 	*nheld = 0;
 	if (!s->pcs)
 		return 0;
-	int rc = sheaves_waiting(sl, s, waiting, &h, err);
+	int rc = hold_sheaves(sl, s, &h, err);
 	if (h.n)
 		qsort(h.v, h.n, sizeof(*h.v), cmp_kaddr);
 	for (size_t i = 1; i < h.n && rc == 0; i++)
@@ -703,12 +692,20 @@ int slub_sheaves_waiting(struct slub *sl, struct slub_cache *s, uint32_t *waitin
 	return rc;
 }
 
+/* A sheaf's host record and its array freed (NULL: nothing). */
+static void free_sheaf(struct slab_sheaf *sh)
+{
+	if (sh)
+		sb_array_destroy(&sh->a);
+	free(sh);
+}
+
 /* The host records of a chain of sheaves (a barn list, the pool) freed. */
 static void free_sheaf_list(struct slab_sheaf *sh)
 {
 	while (sh) {
-		struct slab_sheaf *next = sh->next;
-		free(sh);
+		struct slab_sheaf *next = sheaf_of(sh->a.next);
+		free_sheaf(sh);
 		sh = next;
 	}
 }
@@ -716,12 +713,12 @@ static void free_sheaf_list(struct slab_sheaf *sh)
 void slub_sheaves_destroy(struct slub *sl, struct slub_cache *s)
 {
 	for (int cpu = 0; s->pcs && cpu < sl->k->m->ncpus; cpu++) {
-		free(s->pcs[cpu].main);
-		free(s->pcs[cpu].spare);
+		free_sheaf(s->pcs[cpu].main);
+		free_sheaf(s->pcs[cpu].spare);
 	}
 	for (int nid = 0; s->barn && nid < sl->k->m->nodes; nid++) {
-		free_sheaf_list(s->barn[nid].sheaves_full);
-		free_sheaf_list(s->barn[nid].sheaves_empty);
+		free_sheaf_list(sheaf_of(s->barn[nid].full.top));
+		free_sheaf_list(sheaf_of(s->barn[nid].empty.top));
 	}
 	free_sheaf_list(s->sheaf_pool);
 	free(s->pcs);

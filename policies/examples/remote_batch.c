@@ -95,6 +95,7 @@ static void rb_free(void *state, struct kmem_cache *kc, struct sim_cpu *cpu, kad
 	if ((intptr_t)page->priv != cpu->id + 1) {
 		struct sb_array *b = &s->remote[cpu->id * t->nodes + page->nid];
 		cpu_charge(cpu, t->cost_push);
+		sb_array_touch(t->k->hw, cpu, b);	/* as SLAB's alien array */
 		sb_array_push(b, obj);
 		sb_stat(&s->stats, cpu, FREE_REMOTE);
 		if (sb_array_full(b)) {
@@ -143,8 +144,8 @@ static struct kmem_cache *rb_cache_create(void *state, struct kmem_cache *kc, st
 	struct rb_cache *s = all ? calloc(1, sizeof(*s)) : NULL;
 	if (s)
 		t->caches[t->ncaches++] = s;	/* destroy frees it from here on */
-	if (!s || !(s->stack = sb_arrays_create(t->ncpus, t->limit)) ||
-	    !(s->remote = sb_arrays_create(t->ncpus * t->nodes, t->remote)) ||
+	if (!s || !(s->stack = sb_arrays_create(t->k, t->ncpus, t->limit)) ||
+	    !(s->remote = sb_arrays_create(t->k, t->ncpus * t->nodes, t->remote)) ||
 	    sb_stats_init(&s->stats, rb_stat_name, NR_RB_STATS, t->ncpus) < 0)
 		return sim_fail(err, "remote_batch: out of memory creating %s", kc->name), NULL;
 	if (sb_cache_init(&s->sc, t->k, kc, "remote_batch", size, sb_order(size, 8, 3), 2,

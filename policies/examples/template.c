@@ -34,7 +34,7 @@ static const char *const tpl_stat_name[NR_TPL_STATS] = {
 struct tpl_cache {
 	struct sb_cache sc;		/* the slabs, lists and registry */
 	unsigned int batch;
-	struct sb_array *stack;		/* [ncpus]: each private to its CPU, no lock */
+	struct sb_array *stack;		/* [ncpus]: each private to its CPU, no lock; its line */
 	struct sb_stats stats;
 };
 
@@ -113,7 +113,7 @@ static struct kmem_cache *tpl_cache_create(void *state, struct kmem_cache *kc,
 	if (s)
 		t->caches[t->ncaches++] = s;	/* destroy frees it from here on */
 	int ncpus = t->k->m->ncpus;
-	if (!s || !(s->stack = sb_arrays_create(ncpus, t->limit)) ||
+	if (!s || !(s->stack = sb_arrays_create(t->k, ncpus, t->limit)) ||
 	    sb_stats_init(&s->stats, tpl_stat_name, NR_TPL_STATS, ncpus) < 0)
 		return sim_fail(err, "template: out of memory creating %s", kc->name), NULL;
 	if (sb_cache_init(&s->sc, t->k, kc, "template", size, sb_order(size, 8, t->max_order),

@@ -62,7 +62,7 @@ struct page {
 	void *priv;			/* policy's own per-slab data */
 	uint32_t cmpxchg_seq;		/* SLUB 3.1: bumped by each cmpxchg_double_slab */
 	int32_t slab_idx;		/* its index in its cache's registry of slabs
-					 * (SLQB, policies/slab_blocks.c) */
+					 * (policies/slab_blocks.c) */
 	/* host lines 1 and 2: the modelled struct page line and slab_lock */
 	struct hw_line line;		/* the struct page cache line */
 	struct hw_lock lock;		/* PG_locked as a bit spinlock (slab_lock) */
@@ -73,6 +73,7 @@ struct page {
 	uint32_t cl_cap;		/* size of cl[] */
 	int16_t pages, pobjects;	/* SLUB 3.2: a CPU's partial slabs from here on */
 	uint16_t large_site, large_cpu;	/* kmalloc_large head: perf kmem's call site, CPU */
+	uint8_t sb_list;		/* the slab list it is on (policies/slab_blocks.h) */
 } __attribute__((aligned(64)));	/* mem_map is 64-byte aligned: 4 host lines each */
 
 struct per_cpu_pages {

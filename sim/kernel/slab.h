@@ -51,11 +51,13 @@ void kmem_word_touch(struct kernel *k, struct sim_cpu *cpu, kaddr_t addr, bool w
 
 /* The books of a policy's slabs `all[0..nall)` (slab_books.c): free chains,
  * inuse, and the live objects plus waiting[i] of slab i that the policy
- * holds in `where` (its arrays, lists) against kc->live; `policy` names
- * the policy in the message. 0 if they agree, else -1 and why. */
+ * holds in `where` (its arrays, lists) against the `booked` objects the
+ * kernel handed out of kc (kc->live, and its aliases' where caches are
+ * merged); `policy` names the policy in the message. 0 if they agree, else
+ * -1 and why. */
 struct page;
-int slab_check_pages(const struct kmem_cache *kc, struct page *const *all, int nall,
-		     const uint32_t *waiting, const char *policy, const char *where,
+int slab_check_pages(const struct kmem_cache *kc, uint64_t booked, struct page *const *all,
+		     int nall, const uint32_t *waiting, const char *policy, const char *where,
 		     struct sim_err *err);
 
 /* A block fresh from the page allocator (a kmalloc_large() block, a page

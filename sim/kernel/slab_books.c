@@ -2,14 +2,14 @@
  * against the objects' own state: a slab's free chain holds only free
  * objects, once each; free + inuse = objects; the live objects plus those
  * a policy holds in its per-CPU or queued stores equal inuse; and the live
- * objects of all slabs are the cache's. */
+ * objects of all slabs are the cache's (and its aliases'). */
 #include "slab.h"
 
 #include "page_alloc.h"
 #include "kernel/slab_policy.h"
 
-int slab_check_pages(const struct kmem_cache *kc, struct page *const *all, int nall,
-		     const uint32_t *waiting, const char *policy, const char *where,
+int slab_check_pages(const struct kmem_cache *kc, uint64_t booked, struct page *const *all,
+		     int nall, const uint32_t *waiting, const char *policy, const char *where,
 		     struct sim_err *err)
 {
 	uint64_t live = 0;
@@ -24,9 +24,9 @@ int slab_check_pages(const struct kmem_cache *kc, struct page *const *all, int n
 		for (unsigned int o = 0; o < page->objects; o++)
 			nlive += page->obj[o].live;
 		if (nfree + page->inuse != page->objects)
-			return sim_fail(err, "%s %s: slab pfn %llu: %u free + %u in use != %u objects",
-					policy, kc->name, (unsigned long long)page->pfn, nfree,
-					page->inuse, page->objects);
+			return sim_fail(err, "%s %s: slab pfn %llu: %u free + %u in use != %u objects "
+					"(an object was lost or doubled)", policy, kc->name,
+					(unsigned long long)page->pfn, nfree, page->inuse, page->objects);
 		if (nlive + waiting[i] != page->inuse)
 			return sim_fail(err, "%s %s: slab pfn %llu: inuse = %u but %u objects live "
 					"and %u waiting in %s (an object was lost or doubled)", policy,
@@ -34,9 +34,9 @@ int slab_check_pages(const struct kmem_cache *kc, struct page *const *all, int n
 					waiting[i], where);
 		live += nlive;
 	}
-	if (live != kc->live)
+	if (live != booked)
 		return sim_fail(err, "%s %s: %llu objects live in slabs but %llu allocated and not "
 				"freed", policy, kc->name, (unsigned long long)live,
-				(unsigned long long)kc->live);
+				(unsigned long long)booked);
 	return 0;
 }

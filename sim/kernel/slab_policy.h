@@ -17,8 +17,9 @@
 #include "kernel/workqueue.h"
 
 /* Bumped whenever struct slab_policy or what the hooks may rely on changes. */
-#define SLAB_POLICY_API_VERSION 4	/* 3: kmem_cache_alloc and __kmalloc take gfp_t;
-					 * 4: the building blocks (policies/slab_blocks.h) */
+#define SLAB_POLICY_API_VERSION 5	/* 3: kmem_cache_alloc and __kmalloc take gfp_t;
+					 * 4: the building blocks (policies/slab_blocks.h);
+					 * 5: the blocks' arrays have a cache line */
 
 /* kmem_cache_create() flags (the kernel's values) */
 #define SLAB_HWCACHE_ALIGN 0x00002000ul

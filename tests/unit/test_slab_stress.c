@@ -336,13 +336,13 @@ static void test_checker_catches_sheaf_loss(void **state)
 	struct slab_sheaf *sh = NULL;
 	for (int i = 0; i < sl->ncaches && !sh; i++)
 		for (int c = 0; c < st.r.m.ncpus && !sh; c++)
-			if (sl->caches[i]->pcs[c].main && sl->caches[i]->pcs[c].main->size >= 2)
+			if (sl->caches[i]->pcs[c].main && sl->caches[i]->pcs[c].main->a.avail >= 2)
 				sh = sl->caches[i]->pcs[c].main;
 	assert_non_null(sh);
-	sh->objects[0] = sh->objects[1];	/* one held twice, one lost */
+	sh->a.obj[0] = sh->a.obj[1];	/* one held twice, one lost */
 	assert_int_equal(kernel_check(&st.r.k, &err), -1);
 	assert_non_null(strstr(err.msg, "in sheaves twice"));
-	sh->objects[0] = sh->objects[--sh->size];	/* now only lost */
+	sh->a.obj[0] = sh->a.obj[--sh->a.avail];	/* now only lost */
 	assert_int_equal(kernel_check(&st.r.k, &err), -1);
 	if (!strstr(err.msg, "lost"))
 		fail_msg("%s", err.msg);
