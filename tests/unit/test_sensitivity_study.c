@@ -4,7 +4,6 @@
  * Morris' measures, read from summaries written where the variants' runs
  * leave them; a variant without one is run (here a binary that is not
  * there, so it fails and nothing else runs). */
-#include <ftw.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -21,6 +20,7 @@
 #include "hw/machine.h"
 #include "report/report.h"
 #include "study/sensitivity.h"
+#include "scratch.h"
 
 /* westmere-ep's smt (19, 18..20) and same_socket (99, 94..104) hand-offs. */
 #define FIGURES "westmere-ep:handoff_cycles.smt,westmere-ep:handoff_cycles.same_socket"
@@ -54,19 +54,11 @@ struct scratch {
 	struct sens_opts o;
 };
 
-/* nftw's callback: remove one file or folder. */
-static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st, (void)flag, (void)ftw;
-	return remove(path);
-}
-
 /* A scratch folder with case T1 and the options of a study of FIGURES in it. */
 static int setup(void **state)
 {
 	struct scratch *t = calloc(1, sizeof(*t));
-	snprintf(t->dir, sizeof(t->dir), "/tmp/slabsim-sens-study.XXXXXX");
-	assert_non_null(mkdtemp(t->dir));
+	assert_int_equal(scratch_make(t->dir, sizeof(t->dir), "slabsim-sens-study"), 0);
 	snprintf(t->casefile, sizeof(t->casefile), "%s/T1.json", t->dir);
 	snprintf(t->out, sizeof(t->out), "%s/out", t->dir);
 	FILE *f = fopen(t->casefile, "w");
@@ -86,7 +78,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	struct scratch *t = *state;
-	nftw(t->dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+	scratch_remove(t->dir);
 	free(t);
 	return 0;
 }

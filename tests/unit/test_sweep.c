@@ -18,6 +18,7 @@
 #include "engine/json_in.h"
 #include "study/sweep_experiment.h"
 #include "study/sweep_merge.h"
+#include "scratch.h"
 
 static const char exp_text[] =
 	"{ \"name\": \"two\", \"machines\": [\"core2-ep\"], \"policies\": [\"slub\"],\n"
@@ -63,8 +64,7 @@ struct scratch {
 static int make_scratch(void **state)
 {
 	struct scratch *t = calloc(1, sizeof(*t));
-	snprintf(t->dir, sizeof(t->dir), "/tmp/slabsim-sweep.XXXXXX");
-	assert_non_null(mkdtemp(t->dir));
+	assert_int_equal(scratch_make(t->dir, sizeof(t->dir), "slabsim-sweep"), 0);
 	snprintf(t->file, sizeof(t->file), "%s/two.json", t->dir);
 	FILE *f = fopen(t->file, "w");
 	assert_non_null(f);
@@ -78,9 +78,7 @@ static int make_scratch(void **state)
 static int drop_scratch(void **state)
 {
 	struct scratch *t = *state;
-	char cmd[128];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", t->dir);
-	if (system(cmd) != 0)
+	if (scratch_remove(t->dir) != 0)
 		fprintf(stderr, "cannot remove %s\n", t->dir);
 	free(t);
 	return 0;

@@ -4,7 +4,6 @@
  * search on tiny hackbench runs (the values each round keeps, the runs each
  * value got, the winner); a budget cut replicate by replicate; failed runs;
  * bad options answered with a message. */
-#include <ftw.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -17,6 +16,7 @@
 #include <cmocka.h>
 
 #include "study/tune.h"
+#include "scratch.h"
 
 /* What the progress callbacks saw. */
 struct seen {
@@ -58,26 +58,17 @@ static void saw_round(void *ctx, int round, int runs, int left)
 
 static char tmpdir[64];
 
-/* nftw's callback: remove one entry of the scratch folder. */
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st, (void)flag, (void)ftw;
-	return remove(path);
-}
-
 /* A scratch folder for a test's results, removed after it. */
 static int make_tmp(void **state)
 {
 	(void)state;
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/test_tune.XXXXXX");
-	return mkdtemp(tmpdir) ? 0 : -1;
+	return scratch_make(tmpdir, sizeof(tmpdir), "test_tune");
 }
 
-/* The scratch folder and all in it removed. */
 static int remove_tmp(void **state)
 {
 	(void)state;
-	return nftw(tmpdir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+	return scratch_remove(tmpdir);
 }
 
 /* Options of a tiny search (runs of a few milliseconds) into the scratch

@@ -2,7 +2,6 @@
  * from validation/, checks judged on runs built here (means, ratios, their
  * 95% confidence intervals, the verdicts), and a tiny case run, judged and
  * written end to end, then judged again from its folder and resumed. */
-#include <ftw.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -17,33 +16,24 @@
 #include "engine/json_in.h"
 #include "report/summary.h"
 #include "study/validate_study.h"
+#include "scratch.h"
 
 /* Student's t at 0.975 with 2 degrees of freedom. */
 #define T975_2 4.302653
 
 static char tmpdir[64];
 
-/* Remove one entry of the scratch folder (nftw, deepest first). */
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
 /* A scratch folder for the whole run, removed at the end. */
 static int make_tmpdir(void **state)
 {
 	(void)state;
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/test_validate.XXXXXX");
-	return mkdtemp(tmpdir) ? 0 : -1;
+	return scratch_make(tmpdir, sizeof(tmpdir), "test_validate");
 }
 
 static int remove_tmpdir(void **state)
 {
 	(void)state;
-	return nftw(tmpdir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+	return scratch_remove(tmpdir);
 }
 
 /* TEXT written to the scratch folder's file NAME; its path in PATH. */
