@@ -8,7 +8,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -16,6 +15,7 @@
 #include "engine/oom.h"
 #include "hw/machine.h"
 #include "report/report.h"
+#include "study/sweep.h"
 
 /* The case file FROM with O's NAME=VALUE in its experiment's "fixed" and
  * --replicates (a case judging another's runs has no experiment: copied as
@@ -55,23 +55,6 @@ static int write_case(const struct sens_opts *o, const char *from, const char *p
 	return rc < 0 ? sim_fail(err, "cannot write %s: %s", path, strerror(errno)) : 0;
 }
 
-/* mkdir -p DIR. */
-static int make_dir(const char *dir, struct sim_err *err)
-{
-	char buf[700];
-	snprintf(buf, sizeof(buf), "%s", dir);
-	for (char *p = buf + 1; *p; p++)
-		if (*p == '/') {
-			*p = 0;
-			if (mkdir(buf, 0755) < 0 && errno != EEXIST)
-				return sim_fail(err, "cannot make %s: %s", buf, strerror(errno));
-			*p = '/';
-		}
-	if (mkdir(buf, 0755) < 0 && errno != EEXIST)
-		return sim_fail(err, "cannot make %s: %s", buf, strerror(errno));
-	return 0;
-}
-
 /* The case's file in OUT, FILE 0 that of the case whose runs it makes (its
  * own, or runs_of's), FILE 1 its own. */
 static void case_file(const struct sens_study *s, int file, char *path, size_t size)
@@ -88,7 +71,7 @@ static int write_cases(const struct sens_opts *o, const struct sens_study *s,
 	snprintf(path, sizeof(path), "%s/runs", s->out);
 	case_file(s, 0, runs, sizeof(runs));
 	case_file(s, 1, own, sizeof(own));
-	if (make_dir(path, err) < 0 || write_case(o, s->target, runs, err) < 0)
+	if (sweep_make_dirs(path, err) < 0 || write_case(o, s->target, runs, err) < 0)
 		return -1;
 	return s->vc.runs_of ? write_case(o, s->vc.path, own, err) : 0;
 }
@@ -231,7 +214,7 @@ static int run_variant(const struct sens_opts *o, struct sens_study *s, int v,
 			: read_checks(out, s->vc.name, vals, nc, err);
 	if (rc != 2)
 		return rc;
-	if (make_dir(dir, err) < 0 || make_dir(machdir, err) < 0 ||
+	if (sweep_make_dirs(dir, err) < 0 || sweep_make_dirs(machdir, err) < 0 ||
 	    write_machines(s, machdir, s->plan.values + (size_t)v * s->nf, err) < 0)
 		return -1;
 	if (o->progress)
