@@ -13,7 +13,8 @@
 static const char sensitivity_help[] =
 	"usage: slabsim sensitivity CASE [NAME=VALUE ...] [--figures LIST] [--all]\n"
 	"                           [--replicates N] [--morris R] [--levels P] [--seed S]\n"
-	"                           [--limit N] [-j N] [--out DIR] [--no-plot] [--list]\n"
+	"                           [--limit N] [-j N] [--out DIR] [--runs DIR]\n"
+	"                           [--no-plot] [--list]\n"
 	"\n"
 	"How much a validation case's figures depend on numbers nobody measured:\n"
 	"every estimated or fitted figure of the case's machines and their cost\n"
@@ -40,6 +41,9 @@ static const char sensitivity_help[] =
 	"  -j N           runs at a time (default: the CPU count)\n"
 	"  --out DIR      results folder (default out/sensitivity-CASE); each variant's\n"
 	"                 runs stay in DIR/runs/, and a variant already run is kept\n"
+	"  --runs DIR     keep the variants' runs in DIR instead: a study of V8 reads\n"
+	"                 those of a study of C1 with the same figures and NAME=VALUE;\n"
+	"                 a variant there run with other files is refused, not replaced\n"
 	"  --no-plot      write no plot\n"
 	"  --list         list the figures and their ranges, run nothing\n"
 	"\n"
@@ -67,6 +71,7 @@ static int parse_opts(int argc, char **argv, struct sens_cmd *cmd)
 		{ "help", no_argument, NULL, 'h' }, { "all", no_argument, NULL, 'a' },
 		{ "list", no_argument, NULL, 'l' }, { "no-plot", no_argument, NULL, 'n' },
 		{ "figures", required_argument, NULL, 'f' }, { "out", required_argument, NULL, 'o' },
+		{ "runs", required_argument, NULL, 'R' },
 		{ "replicates", required_argument, NULL, 'r' },
 		{ "morris", required_argument, NULL, 'm' }, { "levels", required_argument, NULL, 'L' },
 		{ "seed", required_argument, NULL, 's' }, { "limit", required_argument, NULL, 'N' },
@@ -84,6 +89,7 @@ static int parse_opts(int argc, char **argv, struct sens_cmd *cmd)
 		case 'n': o->no_plot = true; break;
 		case 'f': o->figures = optarg; break;
 		case 'o': o->out = optarg; break;
+		case 'R': o->runs = optarg; break;
 		case 'j': o->jobs = (int)v; bad |= v < 1; break;
 		case 'r': o->replicates = (int)v; bad |= v < 1; break;
 		case 'm': o->morris = (int)v; break;

@@ -2,7 +2,8 @@
  * checks depend on the estimated and fitted figures of its machines. Each
  * figure at both ends of its range (one at a time) and optionally a Morris
  * screening, each variant a `slabsim validate` of the case on a copy of the
- * machine files, kept in OUT/runs/VARIANT/; the effects with their CIs go
+ * machine files, kept in OUT/runs/VARIANT/ (or another study's runs folder
+ * with the same figures and parameters: V8 judges C1's runs); the effects with their CIs go
  * to OUT/table.txt, OUT/sensitivity.json and OUT/tornado-N.png. */
 #ifndef SIM_STUDY_SENSITIVITY_H
 #define SIM_STUDY_SENSITIVITY_H
@@ -34,6 +35,7 @@ struct sens_opts {
 	int limit;		/* figures a check in the table, 0 for all */
 	int jobs;		/* runs at a time */
 	const char *out;	/* the results folder, NULL for out/sensitivity-CASE */
+	const char *runs;	/* the variants' runs, NULL for OUT/runs */
 	bool no_plot;
 	const char *exe;	/* the slabsim binary that runs each variant's validate */
 	FILE *echo;		/* the tables are printed here too (NULL: only table.txt) */
@@ -74,6 +76,7 @@ struct sens_study {
 	struct val_case vc;
 	char target[600];	/* the file of the case whose runs are made */
 	char *out;		/* the results folder (malloc'd) */
+	char *runs;		/* the variants' runs folder (malloc'd) */
 	struct sens_figure *f;
 	int nf;
 	struct sens_plan plan;
@@ -88,11 +91,20 @@ int sens_study_open(const struct sens_opts *o, struct sens_study *s, struct sim_
 
 /* The whole study: sens_study_open, the case files and the variants' runs
  * in S->out, the effects, table.txt, sensitivity.json and (unless no_plot)
- * the tornado plots. A variant whose summary in OUT/runs/NAME/out was made
- * by this model is read, not run again. SENS_DONE, SENS_BAD_INPUT, or
+ * the tornado plots. A variant whose summary in RUNS/NAME/out was made by
+ * this model, with the case file and machine files this study gives it
+ * (RUNS/NAME/case.json, RUNS/NAME/machines/), is read, not run again; one
+ * made with others is refused (SENS_BAD_INPUT), never overwritten.
+ * SENS_DONE, SENS_BAD_INPUT, or
  * SENS_RUNS_FAILED (a variant's runs or a result's file), err set;
  * sens_study_free(S) either way. */
 int sens_study_run(const struct sens_opts *o, struct sens_study *s, struct sim_err *err);
+
+/* The files variant V of S's plan is run with, as sens_run_variants writes
+ * them: the case files in S->out, RUNS/NAME/machines/ and RUNS/NAME/case.json.
+ * 0, or -1 with err set. */
+int sens_variant_files(const struct sens_opts *o, const struct sens_study *s, int v,
+		       struct sim_err *err);
 
 /* Free what sens_study_open and sens_study_run allocated in S. */
 void sens_study_free(struct sens_study *s);

@@ -288,15 +288,15 @@ static int set_figure(cJSON *root, const char *name, double v, const char *path,
 	return 0;
 }
 
-int sens_write_machine(const char *machine, const struct sens_figure *f, int n,
-		       const double *values, const char *path, struct sim_err *err)
+char *sens_machine_text(const char *machine, const struct sens_figure *f, int n,
+			const double *values, struct sim_err *err)
 {
 	char from[1024];
 	if (machine_resolve(machine, from, sizeof(from), err) < 0)
-		return -1;
+		return NULL;
 	cJSON *root = json_read_file(from, err);
 	if (!root)
-		return -1;
+		return NULL;
 	const cJSON *name = cJSON_GetObjectItemCaseSensitive(root, "name");
 	int rc = 0;
 	for (int i = 0; i < n && rc == 0; i++)
@@ -304,17 +304,24 @@ int sens_write_machine(const char *machine, const struct sens_figure *f, int n,
 			rc = set_figure(root, f[i].name, f[i].integer ? round(values[i]) : values[i],
 					from, err);
 	char *text = rc == 0 ? cJSON_Print(root) : NULL;
-	if (rc == 0) {
-		FILE *o = text ? fopen(path, "w") : NULL;
-		bool ok = o && fputs(text, o) >= 0;
-		if (o && fclose(o) != 0)
-			ok = false;
-		if (!ok)
-			rc = sim_fail(err, "cannot write %s: %s", path, strerror(errno));
-	}
-	free(text);
+	if (rc == 0 && !text)
+		host_oom(__func__);
 	cJSON_Delete(root);
-	return rc;
+	return text;
+}
+
+int sens_write_machine(const char *machine, const struct sens_figure *f, int n,
+		       const double *values, const char *path, struct sim_err *err)
+{
+	char *text = sens_machine_text(machine, f, n, values, err);
+	if (!text)
+		return -1;
+	FILE *o = fopen(path, "w");
+	bool ok = o && fputs(text, o) >= 0;
+	if (o && fclose(o) != 0)
+		ok = false;
+	free(text);
+	return ok ? 0 : sim_fail(err, "cannot write %s: %s", path, strerror(errno));
 }
 
 void sens_morris_design(int k, int r, int levels, unsigned long seed, double *x, int *moved)

@@ -48,6 +48,10 @@ int sens_select(struct sens_figure *f, int n, const char *patterns, struct sim_e
 int sens_write_machine(const char *machine, const struct sens_figure *f, int n,
 		       const double *values, const char *path, struct sim_err *err);
 
+/* The text sens_write_machine writes (malloc'd), NULL with err set. */
+char *sens_machine_text(const char *machine, const struct sens_figure *f, int n,
+			const double *values, struct sim_err *err);
+
 /* The value of figure F at position U in [0, 1] of its range. */
 double sens_at(const struct sens_figure *f, double u);
 

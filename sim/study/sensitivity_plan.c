@@ -95,6 +95,8 @@ int sens_study_open(const struct sens_opts *o, struct sens_study *s, struct sim_
 		return sim_fail(err, "%s: no figure to vary (--all adds the measured ones)",
 				s->vc.name), SENS_BAD_INPUT;
 	s->out = results_folder(o, s->vc.name);
+	if (asprintf(&s->runs, "%s%s", o->runs ? o->runs : s->out, o->runs ? "" : "/runs") < 0)
+		host_oom(__func__);
 	return SENS_DONE;
 }
 
@@ -175,6 +177,7 @@ void sens_study_free(struct sens_study *s)
 	free(s->mu);
 	free(s->sigma);
 	free(s->out);
+	free(s->runs);
 	val_case_free(&s->vc);
 	memset(s, 0, sizeof(*s));
 }

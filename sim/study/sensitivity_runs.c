@@ -1,7 +1,9 @@
 /* sensitivity_runs.c - the runs of a sensitivity study's variants: each a
  * child `slabsim validate` of the case with the variant's machine files and
- * the study's case files found first, its results kept in OUT/runs/NAME/
- * and read back from its summary's checks. */
+ * the study's case files found first, its results kept in RUNS/NAME/
+ * (OUT/runs/NAME/ unless the study names another folder) and read back from
+ * its summary's checks. A kept variant is read only if it was run with the
+ * case file and machine files this study would give it. */
 #include "sensitivity.h"
 
 #include <errno.h>
@@ -63,15 +65,15 @@ static void case_file(const struct sens_study *s, int file, char *path, size_t s
 	snprintf(path, size, "%s/%s.json", s->out, name);
 }
 
-/* OUT/runs and the case files in OUT that every variant's validate reads. */
+/* RUNS and the case files in OUT that every variant's validate reads. */
 static int write_cases(const struct sens_opts *o, const struct sens_study *s,
 		       struct sim_err *err)
 {
-	char path[600], own[700], runs[700];
-	snprintf(path, sizeof(path), "%s/runs", s->out);
+	char runs[700], own[700];
 	case_file(s, 0, runs, sizeof(runs));
 	case_file(s, 1, own, sizeof(own));
-	if (sweep_make_dirs(path, err) < 0 || write_case(o, s->target, runs, err) < 0)
+	if (sweep_make_dirs(s->out, err) < 0 || sweep_make_dirs(s->runs, err) < 0 ||
+	    write_case(o, s->target, runs, err) < 0)
 		return -1;
 	return s->vc.runs_of ? write_case(o, s->vc.path, own, err) : 0;
 }
@@ -195,9 +197,97 @@ static int write_machines(const struct sens_study *s, const char *machdir,
 	return 0;
 }
 
+/* Whether file PATH holds exactly TEXT (false if it cannot be read). */
+static bool file_holds(const char *path, const char *text)
+{
+	size_t len;
+	char *have = file_read_text(path, &len);
+	bool same = have && len == strlen(text) && !memcmp(have, text, len);
+	free(have);
+	return same;
+}
+
+/* Whether machine file PATH sets every figure as TEXT does: their
+ * "sources" (what the figures rest on, which a variant notes for the
+ * figures it moves) are not compared. */
+static bool machine_same(const char *path, const char *text)
+{
+	struct sim_err ignored;
+	cJSON *have = json_read_file(path, &ignored), *want = cJSON_Parse(text);
+	cJSON_DeleteItemFromObjectCaseSensitive(have, "sources");
+	cJSON_DeleteItemFromObjectCaseSensitive(want, "sources");
+	bool same = have && want && cJSON_Compare(have, want, true);
+	cJSON_Delete(have);
+	cJSON_Delete(want);
+	return same;
+}
+
+/* Whether variant V's kept runs in DIR were made with the case file this
+ * study runs (DIR/case.json) and the figures' values it gives V; if not,
+ * err says which file differs. */
+static bool variant_matches(const struct sens_study *s, int v, const char *dir,
+			    struct sim_err *err)
+{
+	char path[900], caseprint[700];
+	case_file(s, 0, caseprint, sizeof(caseprint));
+	size_t len;
+	char *want = file_read_text(caseprint, &len);
+	snprintf(path, sizeof(path), "%s/case.json", dir);
+	bool same = want && file_holds(path, want);
+	free(want);
+	for (int i = 0; same && i < s->nf; i++) {
+		char *text = sens_machine_text(s->f[i].machine, s->f, s->nf,
+					       s->plan.values + (size_t)v * s->nf, err);
+		if (!text)
+			return false;
+		snprintf(path, sizeof(path), "%s/machines/%s.json", dir, s->f[i].machine);
+		same = machine_same(path, text);
+		free(text);
+	}
+	if (!same)
+		sim_fail(err, "%s was run with another case file or other figures' values (%s "
+			 "differs): give another --out or --runs, or remove it", dir, path);
+	return same;
+}
+
+/* DIR/case.json: a copy of the case file variant DIR's runs are made with. */
+static int keep_case(const struct sens_study *s, const char *dir, struct sim_err *err)
+{
+	char from[700], path[900];
+	case_file(s, 0, from, sizeof(from));
+	snprintf(path, sizeof(path), "%s/case.json", dir);
+	size_t len;
+	char *text = file_read_text(from, &len);
+	FILE *f = text ? fopen(path, "w") : NULL;
+	bool ok = f && fwrite(text, 1, len, f) == len;
+	if (f && fclose(f) != 0)
+		ok = false;
+	free(text);
+	return ok ? 0 : sim_fail(err, "cannot write %s: %s", path, strerror(errno));
+}
+
+/* RUNS/NAME/ of variant V: its machine files and its case.json. */
+static int variant_files(const struct sens_study *s, int v, struct sim_err *err)
+{
+	char dir[700], machdir[760];
+	snprintf(dir, sizeof(dir), "%s/%s", s->runs, s->plan.names[v]);
+	snprintf(machdir, sizeof(machdir), "%s/machines", dir);
+	if (sweep_make_dirs(dir, err) < 0 || sweep_make_dirs(machdir, err) < 0 ||
+	    write_machines(s, machdir, s->plan.values + (size_t)v * s->nf, err) < 0)
+		return -1;
+	return keep_case(s, dir, err);
+}
+
+int sens_variant_files(const struct sens_opts *o, const struct sens_study *s, int v,
+		       struct sim_err *err)
+{
+	return write_cases(o, s, err) < 0 ? -1 : variant_files(s, v, err);
+}
+
 /* Variant V of S's plan: its checks into S->vals, read from its kept
- * summary when this model made it (judged again, nothing run, when it
- * lacks this case: V8 beside C1), else run. */
+ * summary when this model made it with this study's files (judged again,
+ * nothing run, when it lacks this case: V8 beside C1), else run. -2 when
+ * the kept runs were made with other files. */
 static int run_variant(const struct sens_opts *o, struct sens_study *s, int v,
 		       struct sim_err *err)
 {
@@ -205,17 +295,18 @@ static int run_variant(const struct sens_opts *o, struct sens_study *s, int v,
 	const char *name = s->plan.names[v];
 	int nc = s->vc.nchecks;
 	struct sens_value *vals = s->vals + (size_t)v * nc;
-	snprintf(dir, sizeof(dir), "%s/runs/%s", s->out, name);
+	snprintf(dir, sizeof(dir), "%s/%s", s->runs, name);
 	snprintf(machdir, sizeof(machdir), "%s/machines", dir);
 	snprintf(out, sizeof(out), "%s/out", dir);
 	int rc = read_checks(out, s->vc.name, vals, nc, err);
+	if (rc != 2 && rc >= 0 && !variant_matches(s, v, dir, err))
+		return -2;
 	if (rc == 1)
 		rc = spawn_validate(o, s, machdir, out, true, err) < 0 ? -1
 			: read_checks(out, s->vc.name, vals, nc, err);
 	if (rc != 2)
 		return rc;
-	if (sweep_make_dirs(dir, err) < 0 || sweep_make_dirs(machdir, err) < 0 ||
-	    write_machines(s, machdir, s->plan.values + (size_t)v * s->nf, err) < 0)
+	if (variant_files(s, v, err) < 0)
 		return -1;
 	if (o->progress)
 		o->progress(o->progress_arg, v + 1, s->plan.n, name);
@@ -233,10 +324,12 @@ int sens_run_variants(const struct sens_opts *o, struct sens_study *s, struct si
 		host_oom(__func__);
 	for (int v = 0; v < s->plan.n; v++) {
 		int rc = run_variant(o, s, v, err);
+		if (rc == -2)
+			return SENS_BAD_INPUT;
 		if (rc < 0)
 			return SENS_RUNS_FAILED;
 		if (rc > 0)
-			return sim_fail(err, "%s/runs/%s/out: validate judged no case %s", s->out,
+			return sim_fail(err, "%s/%s/out: validate judged no case %s", s->runs,
 					s->plan.names[v], s->vc.name), SENS_RUNS_FAILED;
 	}
 	return SENS_DONE;

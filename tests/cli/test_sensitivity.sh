@@ -2,7 +2,8 @@
 # machines and their ranges, each at both ends of its range (a hand-off moves
 # the check of its own class by its range and no other), the Morris
 # screening, the table, JSON and plots, variants kept for a second call, a
-# case that judges another's runs (V8, C1's) sharing them, and
+# case that judges another's runs (V8, C1's) sharing them, in its folder or
+# another's (--runs), runs made with other files refused, and
 # every bad input answered with one message and exit 2.
 . tests/cli/lib.sh
 
@@ -58,6 +59,14 @@ sed -i 's/"model_digest":[[:space:]]*"[0-9a-f]*"/"model_digest": "0123456789abcd
 	fail "third call"
 [ "$(cat "$TMP/e3")" = "sensitivity: variant 1 of 11 (base)" ] ||
 	fail "another model's variant was not run again, or more was: $(cat "$TMP/e3")"
+# one more figure, after the others: only its two variants run; one before
+# them would move theirs (f000 is another figure), which is refused
+"$SLABSIM" sensitivity C3 --all --figures "$F,westmere-ep:handoff_cycles.other_socket" -j 2 \
+	--out "$TMP/s" > /dev/null 2> "$TMP/e4" || fail "one more figure: $(tail -2 "$TMP/e4")"
+[ "$(cat "$TMP/e4")" = "$(printf 'sensitivity: variant 6 of 7 (f002-low)\nsensitivity: variant 7 of 7 (f002-high)')" ] ||
+	fail "one more figure ran: $(cat "$TMP/e4")"
+expect_exit 2 "runs/f000-low/machines/westmere-ep.json differs" "$SLABSIM" sensitivity C3 --all \
+	--figures "westmere-ep:handoff_cycles.same_core,$F" -j 2 --out "$TMP/s"
 
 # V8 judges C1's runs: its variants run C1 (at a small size here) and judge
 # both, so C1's sensitivity in the same folder runs nothing
@@ -84,6 +93,25 @@ e = json.load(open(sys.argv[2]))
 assert all(x["ci95_half"] is not None for c in e["checks"] for x in c["effects"]), e
 PY
 	fail "validate's replicate values or the paired CIs"
+
+# another folder may read those runs (--runs): nothing is run again, and
+# the tables are the same; runs made with another size or other figures are
+# refused, never replaced
+# shellcheck disable=SC2086
+"$SLABSIM" sensitivity V8 $A --runs "$TMP/v8/runs" --out "$TMP/v8b" > "$TMP/v8b.txt" 2> "$TMP/v8b.err" ||
+	fail "V8 --runs: $(tail -3 "$TMP/v8b.err")"
+[ ! -s "$TMP/v8b.err" ] || fail "V8 --runs ran again: $(head -2 "$TMP/v8b.err")"
+[ ! -e "$TMP/v8b/runs" ] || fail "V8 --runs made its own runs folder"
+sed -i '/^results in /d' "$TMP/v8.txt" "$TMP/v8b.txt"
+cmp -s "$TMP/v8.txt" "$TMP/v8b.txt" || fail "V8 --runs: another table: $(diff "$TMP/v8.txt" "$TMP/v8b.txt" | head -5)"
+cp "$TMP/v8/runs/base/out/summary.json" "$TMP/summary.kept"
+expect_exit 2 "runs/base/case.json differs): give another --out or --runs" \
+	"$SLABSIM" sensitivity V8 loops=6 --replicates 2 --figures costs.slub.alloc_slowpath -j 2 \
+	--runs "$TMP/v8/runs" --out "$TMP/v8c"
+expect_exit 2 "runs/base/machines/tigerton.json differs): give another --out or --runs" \
+	"$SLABSIM" sensitivity V8 loops=5 --replicates 2 --figures costs.slub.free_slowpath -j 2 \
+	--runs "$TMP/v8/runs" --out "$TMP/v8c"
+cmp -s "$TMP/summary.kept" "$TMP/v8/runs/base/out/summary.json" || fail "a refused variant was touched"
 
 expect_exit 2 "which case" "$SLABSIM" sensitivity
 expect_exit 2 "no case 'C99'" "$SLABSIM" sensitivity C99

@@ -2,7 +2,8 @@
  * the case and the figures its options pick, the variants that set them,
  * and the effects with their paired CIs, the table, sensitivity.json and
  * Morris' measures, read from summaries written where the variants' runs
- * leave them; a variant without one is run (here a binary that is not
+ * leave them, beside the files they were made with (those of other files
+ * are refused); a variant without one is run (here a binary that is not
  * there, so it fails and nothing else runs). */
 #include <math.h>
 #include <setjmp.h>
@@ -123,12 +124,27 @@ static void write_summary(const char *out, const char *variant, const char *mode
 	cJSON_Delete(root);
 }
 
-/* The one-at-a-time variants' summaries: the smt figure (f000) moves the
- * smt check by -10% .. +10% with paired replicates; the same_socket figure
- * (f001) moves the same_socket check by -10% .. +10%, its high end without
- * replicate values (its CI from the two ends' own). */
-static void write_one_at_a_time(const char *out, const char *model)
+/* The files of O's study's variants FROM..TO-1 as a run of them leaves
+ * them (their machine files and case.json). */
+static void write_variant_files(const struct sens_opts *o, int from, int to)
 {
+	struct sens_study s;
+	struct sim_err err;
+	assert_int_equal(sens_study_open(o, &s, &err), SENS_DONE);
+	sens_plan_make(o, s.f, s.nf, &s.plan);
+	for (int v = from; v < to; v++)
+		assert_int_equal(sens_variant_files(o, &s, v, &err), 0);
+	sens_study_free(&s);
+}
+
+/* The one-at-a-time variants' files and summaries: the smt figure (f000)
+ * moves the smt check by -10% .. +10% with paired replicates; the
+ * same_socket figure (f001) moves the same_socket check by -10% .. +10%,
+ * its high end without replicate values (its CI from the two ends' own). */
+static void write_one_at_a_time(const struct scratch *t, const char *model)
+{
+	const char *out = t->out;
+	write_variant_files(&t->o, 0, 5);
 	const struct check base[2] = { { 10, 0.5, { 9.9, 10, 10.1 }, 3 },
 				       { 40, 1, { 39, 40, 41 }, 3 } };
 	const struct check f0_low[2] = { { 9, 0.5, { 8.9, 9, 9.1 }, 3 }, base[1] };
@@ -235,7 +251,7 @@ static void test_effects(void **state)
 	struct sim_err err;
 	char *echo = NULL, path[256];
 	size_t echo_len;
-	write_one_at_a_time(t->out, report_model_digest());
+	write_one_at_a_time(t, report_model_digest());
 	o.echo = open_memstream(&echo, &echo_len);
 	assert_int_equal(sens_study_run(&o, &s, &err), SENS_DONE);
 	fclose(o.echo);
@@ -305,9 +321,10 @@ static void test_morris(void **state)
 	struct sim_err err;
 	struct sens_plan p;
 	o.morris = 2;
-	write_one_at_a_time(t->out, report_model_digest());
+	write_one_at_a_time(t, report_model_digest());
 	assert_int_equal(sens_study_open(&o, &s, &err), SENS_DONE);
 	sens_plan_make(&o, s.f, s.nf, &p);
+	write_variant_files(&o, 5, p.n);
 	for (int v = 5; v < p.n; v++) {
 		const double *x = p.x + (v - 5) * 2;
 		struct check c[2] = { { 10 * (1 + 0.3 * x[0] - 0.1 * x[1]), 0, { 0 }, 0 },
@@ -358,20 +375,28 @@ static void record(void *arg, int n, int total, const char *variant)
 	snprintf(a->variant, sizeof(a->variant), "%s", variant);
 }
 
+/* T's study with its announcements recorded in A, its one-at-a-time
+ * variants kept as made by this model. */
+static struct sens_opts recording(const struct scratch *t, struct announced *a)
+{
+	struct sens_opts o = t->o;
+	o.progress = record;
+	o.progress_arg = a;
+	write_one_at_a_time(t, report_model_digest());
+	return o;
+}
+
 /* A variant without a summary, or with another model's, is run: its
  * machine file written with its figures set, announced, and its validate
  * started (here a binary that is not there: the study stops, failed). */
 static void test_runs_what_is_missing(void **state)
 {
 	struct scratch *t = *state;
-	struct sens_opts o = t->o;
+	struct announced a = { 0 };
+	struct sens_opts o = recording(t, &a);
 	struct sens_study s;
 	struct sim_err err;
-	struct announced a = { 0 };
 	char path[256];
-	o.progress = record;
-	o.progress_arg = &a;
-	write_one_at_a_time(t->out, report_model_digest());
 	snprintf(path, sizeof(path), "%s/runs/f001-high/out/summary.json", t->out);
 	assert_int_equal(unlink(path), 0);
 	assert_int_equal(sens_study_run(&o, &s, &err), SENS_RUNS_FAILED);
@@ -384,11 +409,59 @@ static void test_runs_what_is_missing(void **state)
 	assert_int_equal(m.handoff[DIST_SAME_SOCKET], 104);
 	machine_free(&m);
 	sens_study_free(&s);
-	write_one_at_a_time(t->out, "0123456789abcdef");	/* another model's */
+	write_one_at_a_time(t, "0123456789abcdef");	/* another model's */
 	a.calls = 0;
 	assert_int_equal(sens_study_run(&o, &s, &err), SENS_RUNS_FAILED);
 	assert_true(a.calls == 1 && a.n == 1);
 	assert_string_equal(a.variant, "base");
+	sens_study_free(&s);
+}
+
+/* Replace the first FIND in file PATH by REPL. */
+static void edit_file(const char *path, const char *find, const char *repl)
+{
+	char *text = slurp(path), *at = strstr(text, find);
+	assert_non_null(at);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fprintf(f, "%.*s%s%s", (int)(at - text), text, repl, at + strlen(find));
+	fclose(f);
+	free(text);
+}
+
+/* Kept runs are read only if made with the study's case file and figures'
+ * values: another case file, or another value of a figure, is refused
+ * (bad input, nothing run, the summary untouched); what a variant notes
+ * in its machine file's sources does not count. */
+static void test_refuses_other_files(void **state)
+{
+	struct scratch *t = *state;
+	struct announced a = { 0 };
+	struct sens_opts o = recording(t, &a);
+	struct sens_study s;
+	struct sim_err err;
+	char path[256];
+	snprintf(path, sizeof(path), "%s/runs/f000-low/case.json", t->out);
+	edit_file(path, "\"loops\":\t7", "\"loops\":\t8");
+	assert_int_equal(sens_study_run(&o, &s, &err), SENS_BAD_INPUT);
+	assert_non_null(strstr(err.msg, "runs/f000-low was run with another case file or other "
+			       "figures' values (") && strstr(err.msg, "f000-low/case.json differs)"));
+	assert_int_equal(a.calls, 0);
+	sens_study_free(&s);
+	write_one_at_a_time(t, report_model_digest());
+	snprintf(path, sizeof(path), "%s/runs/f001-high/machines/westmere-ep.json", t->out);
+	edit_file(path, "\"same_socket\":\t104", "\"same_socket\":\t103");
+	assert_int_equal(sens_study_run(&o, &s, &err), SENS_BAD_INPUT);
+	assert_non_null(strstr(err.msg, "f001-high/machines/westmere-ep.json differs)"));
+	sens_study_free(&s);
+	write_one_at_a_time(t, report_model_digest());
+	edit_file(path, "\"sources\":\t{", "\"sources\":\t{\"x\": \"a note\",");
+	assert_int_equal(sens_study_run(&o, &s, &err), SENS_DONE);
+	assert_int_equal(a.calls, 0);
+	snprintf(path, sizeof(path), "%s/runs/f001-high/out/summary.json", t->out);
+	char *kept = slurp(path);
+	assert_non_null(strstr(kept, "44"));
+	free(kept);
 	sens_study_free(&s);
 }
 
@@ -398,6 +471,7 @@ int main(void)
 	setenv("SLABSIM_VALIDATION", "validation", 1);
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_open, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_refuses_other_files, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_plan, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_effects, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_morris, setup, teardown),
