@@ -14,7 +14,7 @@ columns are the other dimensions with more than one value (or those of
 cols), `where` keeps only the points with those labels, `ci` adds each
 mean's 95% confidence interval, digits the significant digits (3).
 
-Four more kinds of block read a validation or sensitivity folder (`slabsim validate`):
+Five more kinds of block read a validation or sensitivity folder (`slabsim validate`):
 
     <!-- cases-table DIR -->            one row a case: what it checks, how
                                         many of its judged checks are inside
@@ -27,6 +27,11 @@ Four more kinds of block read a validation or sensitivity folder (`slabsim valid
                                         (DIR/sensitivity.json) that move check
                                         CHECK most, N of them (8): range, the
                                         change at each end, the effect and its CI
+    <!-- sensitivity-summary DIR CHECK [DIR CHECK ...] -->  a row a check
+                                        of a sensitivity study: its value at
+                                        the figures' values against its
+                                        published one, the two figures that
+                                        move it most and their effects
     <!-- runs-table DIR CASE PARAM -->  a case's runs (DIR/CASE.jsonl) by the
                                         value of PARAM: the mean simulated time
                                         and the range of its seeds, and the CPU
@@ -47,7 +52,8 @@ import shlex
 import sys
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-START = re.compile(r"^<!-- (table|cases-table|checks-table|runs-table|sensitivity-table) (.*) -->$")
+START = re.compile(r"^<!-- (table|cases-table|checks-table|runs-table|sensitivity-table|"
+                   r"sensitivity-summary) (.*) -->$")
 END = "<!-- end table -->"
 
 
@@ -157,6 +163,39 @@ def sensitivity_table(args):
     return out
 
 
+def study_check(folder, name):
+    """A sensitivity study's check NAME (from FOLDER/sensitivity.json) and
+    the case's own entry for it (from the case file the study wrote there)."""
+    with open(os.path.join(TOP, folder, "sensitivity.json")) as f:
+        s = json.load(f)
+    checks = {c["check"]: c for c in s["checks"]}
+    if name not in checks:
+        raise ValueError(f"{folder} has no check '{name}'")
+    with open(os.path.join(TOP, folder, s["case"] + ".json")) as f:
+        case = {c["name"]: c for c in json.load(f)["checks"]}
+    return s, checks[name], case[name]
+
+
+def sensitivity_summary(args):
+    """A row a check of a sensitivity study (the lines of a sensitivity-summary block)."""
+    if len(args) < 2 or len(args) % 2:
+        raise ValueError("sensitivity-summary takes DIR CHECK [DIR CHECK ...]")
+    out = ["| study | check | at the figures' values (published) | moves it most | next |",
+           "|---|---|---|---|---|"]
+    for folder, name in zip(args[::2], args[1::2]):
+        s, c, own = study_check(folder, name)
+        unit = unit_of(own)
+        tops = sorted(c["effects"], key=lambda e: -abs(e["effect"] or 0))[:2]
+        cells = [f"`{e['figure'].split(':', 1)[1]}` {e['effect'] * 100:+.1f}%" +
+                 ("" if e.get("ci95_half") is None else f" ± {e['ci95_half'] * 100:.1f}")
+                 for e in tops]
+        cells += ["-"] * (2 - len(cells))
+        out.append(f"| `{os.path.basename(folder)}/` | {s['case']}: {name} | "
+                   f"{number(c['base'], 3)}{unit} ({number(own['published'], 3)}{unit}) | "
+                   f"{cells[0]} | {cells[1]} |")
+    return out
+
+
 def unit_of(check):
     """A check's unit as its figures are written: " s", "x", "%" or none."""
     return " s" if check["unit"] == "s" else check["unit"] if check["unit"] in ("x", "%") else ""
@@ -239,6 +278,8 @@ def block_table(kind, text):
         return cases_table(args)
     if kind == "sensitivity-table":
         return sensitivity_table(args)
+    if kind == "sensitivity-summary":
+        return sensitivity_summary(args)
     return checks_table(args) if kind == "checks-table" else runs_table(args)
 
 

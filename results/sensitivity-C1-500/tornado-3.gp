@@ -9,5 +9,5 @@ set key below center horizontal
 set yrange [-0.6:5]
 set xzeroaxis
 set style fill solid 0.75 border -1
-plot 'tornado-3.dat' using (0):0:($2<0?$2:0):($2<0?0:$2):($0-0.35):($0+0.35):ytic(1) with boxxyerror lc rgb '#1f77b4' title 'figure at the low end', \
-     '' using (0):0:($3<0?$3:0):($3<0?0:$3):($0-0.35):($0+0.35) with boxxyerror lc rgb '#ff7f0e' title 'at the high end'
+plot 'tornado-3.dat' using (0):0:($2<0?$2:0):($2<0?0:$2):($0):($0+0.35):ytic(1) with boxxyerror lc rgb '#1f77b4' title 'figure at the low end', \
+     '' using (0):0:($3<0?$3:0):($3<0?0:$3):($0-0.35):($0) with boxxyerror lc rgb '#ff7f0e' title 'at the high end'

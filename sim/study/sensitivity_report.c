@@ -173,7 +173,8 @@ static double tornado_data(FILE *d, const struct sens_study *s, int n, int ch)
 	return widest;
 }
 
-/* The tornado's gnuplot script of check CH with N bars. */
+/* The tornado's gnuplot script of check CH with N figures: a row a figure, its
+ * low end's bar above its high end's, so that neither hides the other. */
 static void tornado_script(FILE *g, const struct sens_study *s, int n, int ch, double widest)
 {
 	fprintf(g, "# slabsim sensitivity: re-run with gnuplot tornado-%d.gp in this folder\n"
@@ -187,9 +188,9 @@ static void tornado_script(FILE *g, const struct sens_study *s, int n, int ch, d
 	fprintf(g, "set xlabel 'change of the check (%%)'\n"
 		"set grid xtics\nset key below center horizontal\nset yrange [-0.6:%d]\n"
 		"set xzeroaxis\nset style fill solid 0.75 border -1\n"
-		"plot 'tornado-%d.dat' using (0):0:($2<0?$2:0):($2<0?0:$2):($0-0.35):($0+0.35):"
+		"plot 'tornado-%d.dat' using (0):0:($2<0?$2:0):($2<0?0:$2):($0):($0+0.35):"
 		"ytic(1) with boxxyerror lc rgb '#1f77b4' title 'figure at the low end', \\\n"
-		"     '' using (0):0:($3<0?$3:0):($3<0?0:$3):($0-0.35):($0+0.35) with boxxyerror "
+		"     '' using (0):0:($3<0?$3:0):($3<0?0:$3):($0-0.35):($0) with boxxyerror "
 		"lc rgb '#ff7f0e' title 'at the high end'\n", n, ch + 1);
 }
 

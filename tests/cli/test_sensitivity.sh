@@ -47,6 +47,14 @@ python3 tools/results_tables.py "$TMP/t.md" > /dev/null 2>&1 || fail "results_ta
 grep -q '^| `westmere-ep:handoff_cycles.same_socket` (measured) | 94 .. 104 | -5.1% | +5.1% | +10.1% |$' "$TMP/t.md" ||
 	fail "the sensitivity table: $(cat "$TMP/t.md")"
 python3 tools/results_tables.py --check "$TMP/t.md" > /dev/null 2>&1 || fail "the table differs from its folder"
+# and a row a check, the two figures that move it most
+printf '<!-- sensitivity-summary %s "westmere-ep same_socket" %s "westmere-ep smt" -->\n<!-- end table -->\n' \
+	"$TMP/s" "$TMP/s" > "$TMP/u.md"
+python3 tools/results_tables.py "$TMP/u.md" > /dev/null 2>&1 || fail "results_tables.py: sensitivity-summary"
+grep -q '^| `s/` | C3: westmere-ep same_socket | 37.1 (37.2) | `handoff_cycles.same_socket` +10.1% | `handoff_cycles.smt` +0.0% |$' "$TMP/u.md" ||
+	fail "the sensitivity summary: $(cat "$TMP/u.md")"
+grep -q '^| `s/` | C3: westmere-ep smt | .* | `handoff_cycles.smt` +' "$TMP/u.md" ||
+	fail "the sensitivity summary's second row: $(cat "$TMP/u.md")"
 
 # a second call runs nothing: every variant is kept
 "$SLABSIM" sensitivity C3 --all --figures "$F" --morris 2 -j 2 --out "$TMP/s" > "$TMP/t2" 2> "$TMP/e2" ||
