@@ -2,9 +2,10 @@
  * checks depend on the estimated and fitted figures of its machines. Each
  * figure at both ends of its range (one at a time) and optionally a Morris
  * screening, each variant a `slabsim validate` of the case on a copy of the
- * machine files, kept in OUT/runs/VARIANT/ (or another study's runs folder
- * with the same figures and parameters: V8 judges C1's runs); the effects with their CIs go
- * to OUT/table.txt, OUT/sensitivity.json and OUT/tornado-N.png. */
+ * machine files, kept in OUT/runs/VARIANT/ (or in another study's runs
+ * folder of the same figures and parameters: V8 judges C1's runs); the
+ * effects with their CIs go to OUT/table.txt, OUT/sensitivity.json and
+ * OUT/tornado-N.png. */
 #ifndef SIM_STUDY_SENSITIVITY_H
 #define SIM_STUDY_SENSITIVITY_H
 

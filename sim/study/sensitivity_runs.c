@@ -228,10 +228,10 @@ static bool machine_same(const char *path, const char *text)
 static bool variant_matches(const struct sens_study *s, int v, const char *dir,
 			    struct sim_err *err)
 {
-	char path[900], caseprint[700];
-	case_file(s, 0, caseprint, sizeof(caseprint));
+	char path[900], casefile[700];
+	case_file(s, 0, casefile, sizeof(casefile));
 	size_t len;
-	char *want = file_read_text(caseprint, &len);
+	char *want = file_read_text(casefile, &len);
 	snprintf(path, sizeof(path), "%s/case.json", dir);
 	bool same = want && file_holds(path, want);
 	free(want);
