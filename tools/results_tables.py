@@ -14,7 +14,7 @@ columns are the other dimensions with more than one value (or those of
 cols), `where` keeps only the points with those labels, `ci` adds each
 mean's 95% confidence interval, digits the significant digits (3).
 
-Five more kinds of block read a validation or sensitivity folder (`slabsim validate`):
+Six more kinds of block read a validation or sensitivity folder (`slabsim validate`):
 
     <!-- cases-table DIR -->            one row a case: what it checks, how
                                         many of its judged checks are inside
@@ -32,6 +32,8 @@ Five more kinds of block read a validation or sensitivity folder (`slabsim valid
                                         the figures' values against its
                                         published one, the two figures that
                                         move it most and their effects
+    <!-- sampling-table DIR -->         tools/sample_table.sh's rows (DIR/summary.json):
+                                        each run exact and sampled, side by side
     <!-- runs-table DIR CASE PARAM -->  a case's runs (DIR/CASE.jsonl) by the
                                         value of PARAM: the mean simulated time
                                         and the range of its seeds, and the CPU
@@ -53,7 +55,7 @@ import sys
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 START = re.compile(r"^<!-- (table|cases-table|checks-table|runs-table|sensitivity-table|"
-                   r"sensitivity-summary) (.*) -->$")
+                   r"sensitivity-summary|sampling-table) (.*) -->$")
 END = "<!-- end table -->"
 
 
@@ -196,6 +198,16 @@ def sensitivity_summary(args):
     return out
 
 
+def sampling_table(args):
+    """tools/sample_table.sh's table, from the rows its summary.json keeps."""
+    if len(args) != 1:
+        raise ValueError("sampling-table takes DIR")
+    with open(os.path.join(TOP, args[0], "summary.json")) as f:
+        rows = json.load(f)["table"]
+    return ["| run | seed | exact (s) | sampled (s) | 95% CI | simulated | error | wall exact | "
+            "wall sampled | verdict |", "|---|---|---|---|---|---|---|---|---|---|"] + rows
+
+
 def unit_of(check):
     """A check's unit as its figures are written: " s", "x", "%" or none."""
     return " s" if check["unit"] == "s" else check["unit"] if check["unit"] in ("x", "%") else ""
@@ -280,6 +292,8 @@ def block_table(kind, text):
         return sensitivity_table(args)
     if kind == "sensitivity-summary":
         return sensitivity_summary(args)
+    if kind == "sampling-table":
+        return sampling_table(args)
     return checks_table(args) if kind == "checks-table" else runs_table(args)
 
 

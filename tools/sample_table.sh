@@ -4,7 +4,8 @@
 # slub_max_order=3) and the x3950 M2's hackbench 90 (process, 100 loops)
 # with SLAB and SLUB, each exact (sample=off) and sampled (sample=auto),
 # with seeds 1 and 2; prints them side by side as a markdown table with the
-# wall time of each run (README.md, "Sampling").
+# wall time of each run (docs/usage.md, "Is it right?"), and writes them
+# with the model that made the runs to DIR/summary.json.
 #
 #   tools/sample_table.sh [-j N] [--out DIR] [SLABSIM]
 #
@@ -18,7 +19,7 @@ while [ $# -gt 0 ]; do
 	case "$1" in
 	-j) shift; jobs=$1 ;;
 	--out) shift; out=$1 ;;
-	-h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) echo "sample_table.sh: unknown option '$1'" >&2; exit 2 ;;
 	*) bin=$1 ;;
 	esac
@@ -68,7 +69,7 @@ rows = [("Tigerton, C1, slub_min_objects=%d" % mo, "c1-mo%d" % mo, 0.03 if mo > 
 rows += [("x3950 M2, hackbench 90, %s" % p.upper(), "x3950-%s" % p, 0.03) for p in ("slab", "slub")]
 print("| run | seed | exact (s) | sampled (s) | 95% CI | simulated | error | wall exact | wall sampled | verdict |")
 print("|---|---|---|---|---|---|---|---|---|---|")
-bad = 0
+bad, lines, digests = 0, [], set()
 for label, key, bound in rows:
     for seed in (1, 2):
         e, a = load("%s-off-s%d" % (key, seed)), load("%s-auto-s%d" % (key, seed))
@@ -76,6 +77,7 @@ for label, key, bound in rows:
             print("| %s | %d | (not run) | | | | | | | |" % (label, seed))
             bad += 1
             continue
+        digests |= {r.get("slabsim", {}).get("model_digest", "unknown") for r in (e, a)}
         et, ar = e["result"]["sim_seconds"], a["result"]
         s = ar["sample"]
         err = (ar["sim_seconds"] - et) / et
@@ -89,8 +91,15 @@ for label, key, bound in rows:
             if s.get("state_refusals"):
                 verdict = "held back by the state: simulated in full"
         bad += not ok
-        print("| %s | %d | %.3f | %.3f | +-%.3f | %.0f%% | %+.1f%% | %.0f s | %.0f s | %s |" % (
+        lines.append("| %s | %d | %.3f | %.3f | +-%.3f | %.0f%% | %+.1f%% | %.0f s | %.0f s | %s |" % (
             label, seed, et, ar["sim_seconds"], s["ci_seconds"], 100 * s["simulated_fraction"],
             100 * err, e["result"]["wall_seconds"], ar["wall_seconds"], verdict))
+        print(lines[-1])
+# summary.json: the model that made every run (or "mixed") and the table's rows
+summary = {"model_digest": digests.pop() if len(digests) == 1 else "mixed",
+           "complete": not bad, "table": lines}
+with open(os.path.join(out, "summary.json"), "w") as f:
+    json.dump(summary, f, indent=1)
+    f.write("\n")
 sys.exit(1 if bad else 0)
 PY

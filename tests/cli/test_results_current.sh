@@ -64,6 +64,13 @@ sed '/^<!-- runs-table results\/validation C1/,/^<!-- end table/ s/^| 8 | [0-9]/
 cmp -s README.md "$TMP/readme.md" && fail "the edit of README.md's C1 table did not happen"
 expect_exit 1 "the table differs from results/validation" python3 tools/results_tables.py --check \
 	"$TMP/readme.md"
+# and docs/usage.md's sampling table, from tools/sample_table.sh's summary.json
+grep -q '^<!-- sampling-table results/sampling -->' docs/usage.md ||
+	fail "docs/usage.md quotes no generated sampling table"
+sed '/^<!-- sampling-table/,/^<!-- end table/ s/=16 | 2 | [0-9]/=16 | 2 | 9/' docs/usage.md > "$TMP/usage.md"
+cmp -s docs/usage.md "$TMP/usage.md" && fail "the edit of the sampling table did not happen"
+expect_exit 1 "the table differs from results/sampling" python3 tools/results_tables.py --check \
+	"$TMP/usage.md"
 expect_exit 2 "usage" python3 tools/results_tables.py --check
 finish
 
