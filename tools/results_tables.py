@@ -14,7 +14,7 @@ columns are the other dimensions with more than one value (or those of
 cols), `where` keeps only the points with those labels, `ci` adds each
 mean's 95% confidence interval, digits the significant digits (3).
 
-Six more kinds of block read a validation or sensitivity folder (`slabsim validate`):
+Six more kinds of block read a validation, sensitivity or sampling folder:
 
     <!-- cases-table DIR -->            one row a case: what it checks, how
                                         many of its judged checks are inside
