@@ -142,18 +142,36 @@ def make_table(spec):
     return out
 
 
+def folder_json(folder, name):
+    """FOLDER/NAME (a results folder's JSON file), parsed."""
+    with open(os.path.join(TOP, folder, name)) as f:
+        return json.load(f)
+
+
+def study_check(folder, name):
+    """A sensitivity study (FOLDER/sensitivity.json), its check NAME, and the
+    case's own entry for it (from the case file the study wrote there)."""
+    s = folder_json(folder, "sensitivity.json")
+    checks = {c["check"]: c for c in s["checks"]}
+    if name not in checks:
+        raise ValueError(f"{folder} has no check '{name}'")
+    case = {c["name"]: c for c in folder_json(folder, s["case"] + ".json")["checks"]}
+    return s, checks[name], case[name]
+
+
+def top_effects(check):
+    """A sensitivity check's effects, the largest first."""
+    return sorted(check["effects"], key=lambda e: -abs(e["effect"] or 0))
+
+
 def sensitivity_table(args):
     """The figures that move one check most (the lines of a sensitivity-table block)."""
     if len(args) not in (2, 3):
         raise ValueError("sensitivity-table takes DIR CHECK [N]")
-    with open(os.path.join(TOP, args[0], "sensitivity.json")) as f:
-        s = json.load(f)
-    checks = {c["check"]: c for c in s["checks"]}
-    if args[1] not in checks:
-        raise ValueError(f"{args[0]} has no check '{args[1]}'")
+    s, check, _ = study_check(args[0], args[1])
     limit = int(args[2]) if len(args) == 3 else 8
     figs = {f"{f['machine']}:{f['name']}": f for f in s["figures"]}
-    effects = sorted(checks[args[1]]["effects"], key=lambda e: -abs(e["effect"] or 0))
+    effects = top_effects(check)
     out = ["| figure | range | low end | high end | effect (95% CI) |", "|---|---|---|---|---|"]
     pct = lambda x: "-" if x is None else f"{x * 100:+.1f}%"
     for e in effects[:limit]:
@@ -165,19 +183,6 @@ def sensitivity_table(args):
     return out
 
 
-def study_check(folder, name):
-    """A sensitivity study's check NAME (from FOLDER/sensitivity.json) and
-    the case's own entry for it (from the case file the study wrote there)."""
-    with open(os.path.join(TOP, folder, "sensitivity.json")) as f:
-        s = json.load(f)
-    checks = {c["check"]: c for c in s["checks"]}
-    if name not in checks:
-        raise ValueError(f"{folder} has no check '{name}'")
-    with open(os.path.join(TOP, folder, s["case"] + ".json")) as f:
-        case = {c["name"]: c for c in json.load(f)["checks"]}
-    return s, checks[name], case[name]
-
-
 def sensitivity_summary(args):
     """A row a check of a sensitivity study (the lines of a sensitivity-summary block)."""
     if len(args) < 2 or len(args) % 2:
@@ -187,7 +192,7 @@ def sensitivity_summary(args):
     for folder, name in zip(args[::2], args[1::2]):
         s, c, own = study_check(folder, name)
         unit = unit_of(own)
-        tops = sorted(c["effects"], key=lambda e: -abs(e["effect"] or 0))[:2]
+        tops = top_effects(c)[:2]
         cells = [f"`{e['figure'].split(':', 1)[1]}` {e['effect'] * 100:+.1f}%" +
                  ("" if e.get("ci95_half") is None else f" ± {e['ci95_half'] * 100:.1f}")
                  for e in tops]
@@ -202,8 +207,7 @@ def sampling_table(args):
     """tools/sample_table.sh's table, from the rows its summary.json keeps."""
     if len(args) != 1:
         raise ValueError("sampling-table takes DIR")
-    with open(os.path.join(TOP, args[0], "summary.json")) as f:
-        rows = json.load(f)["table"]
+    rows = folder_json(args[0], "summary.json")["table"]
     return ["| run | seed | exact (s) | sampled (s) | 95% CI | simulated | error | wall exact | "
             "wall sampled | verdict |", "|---|---|---|---|---|---|---|---|---|---|"] + rows
 
@@ -217,8 +221,7 @@ def cases_table(args):
     """Every validation case in a row (the lines of one cases-table block)."""
     if len(args) != 1:
         raise ValueError("cases-table takes DIR")
-    with open(os.path.join(TOP, args[0], "summary.json")) as f:
-        cases = json.load(f)["cases"]
+    cases = folder_json(args[0], "summary.json")["cases"]
     out = ["| case | what it checks | inside its band | outside |", "|---|---|---|---|"]
     for c in cases:
         judged = [k for k in c["checks"] if k["verdict"] != "info"]
@@ -233,8 +236,7 @@ def checks_table(args):
     """A validation case's checks (the lines of one checks-table block)."""
     if len(args) != 2:
         raise ValueError("checks-table takes DIR CASE")
-    with open(os.path.join(TOP, args[0], "summary.json")) as f:
-        cases = {c["case"]: c for c in json.load(f)["cases"]}
+    cases = {c["case"]: c for c in folder_json(args[0], "summary.json")["cases"]}
     if args[1] not in cases:
         raise ValueError(f"{args[0]} has no case '{args[1]}'")
     out = ["| check | published | simulated (95% CI) | error | band | verdict |",

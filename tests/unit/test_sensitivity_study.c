@@ -124,17 +124,22 @@ static void write_summary(const char *out, const char *variant, const char *mode
 	cJSON_Delete(root);
 }
 
-/* The files of O's study's variants FROM..TO-1 as a run of them leaves
- * them (their machine files and case.json). */
-static void write_variant_files(const struct sens_opts *o, int from, int to)
+/* O's study opened into S, with its variants planned in S->plan. */
+static void open_planned(const struct sens_opts *o, struct sens_study *s)
 {
-	struct sens_study s;
 	struct sim_err err;
-	assert_int_equal(sens_study_open(o, &s, &err), SENS_DONE);
-	sens_plan_make(o, s.f, s.nf, &s.plan);
+	assert_int_equal(sens_study_open(o, s, &err), SENS_DONE);
+	sens_plan_make(o, s->f, s->nf, &s->plan);
+}
+
+/* The files of study S's variants FROM..TO-1 as a run of them leaves them
+ * (their machine files and case.json). */
+static void write_variant_files(const struct sens_opts *o, const struct sens_study *s,
+				int from, int to)
+{
+	struct sim_err err;
 	for (int v = from; v < to; v++)
-		assert_int_equal(sens_variant_files(o, &s, v, &err), 0);
-	sens_study_free(&s);
+		assert_int_equal(sens_variant_files(o, s, v, &err), 0);
 }
 
 /* The one-at-a-time variants' files and summaries: the smt figure (f000)
@@ -144,7 +149,10 @@ static void write_variant_files(const struct sens_opts *o, int from, int to)
 static void write_one_at_a_time(const struct scratch *t, const char *model)
 {
 	const char *out = t->out;
-	write_variant_files(&t->o, 0, 5);
+	struct sens_study s;
+	open_planned(&t->o, &s);
+	write_variant_files(&t->o, &s, 0, 5);
+	sens_study_free(&s);
 	const struct check base[2] = { { 10, 0.5, { 9.9, 10, 10.1 }, 3 },
 				       { 40, 1, { 39, 40, 41 }, 3 } };
 	const struct check f0_low[2] = { { 9, 0.5, { 8.9, 9, 9.1 }, 3 }, base[1] };
@@ -214,11 +222,9 @@ static void test_plan(void **state)
 	struct scratch *t = *state;
 	struct sens_opts o = t->o;
 	struct sens_study s;
-	struct sim_err err;
-	struct sens_plan p;
-	assert_int_equal(sens_study_open(&o, &s, &err), SENS_DONE);
 	o.morris = 2;
-	sens_plan_make(&o, s.f, s.nf, &p);
+	open_planned(&o, &s);
+	const struct sens_plan p = s.plan;
 	assert_int_equal(p.n, 1 + 2 * 2 + 2 * 3);
 	const char *names[] = { "base", "f000-low", "f000-high", "f001-low", "f001-high",
 				"morris-s1-L4-t000-p000", "morris-s1-L4-t000-p001",
@@ -236,7 +242,6 @@ static void test_plan(void **state)
 		if ((v - 5) % 3)	/* one figure moved from the point before */
 			assert_int_equal((x[0] != x[-2]) + (x[1] != x[-1]), 1);
 	}
-	sens_plan_free(&p);
 	sens_study_free(&s);
 }
 
@@ -319,19 +324,16 @@ static void test_morris(void **state)
 	struct sens_opts o = t->o;
 	struct sens_study s;
 	struct sim_err err;
-	struct sens_plan p;
 	o.morris = 2;
 	write_one_at_a_time(t, report_model_digest());
-	assert_int_equal(sens_study_open(&o, &s, &err), SENS_DONE);
-	sens_plan_make(&o, s.f, s.nf, &p);
-	write_variant_files(&o, 5, p.n);
-	for (int v = 5; v < p.n; v++) {
-		const double *x = p.x + (v - 5) * 2;
+	open_planned(&o, &s);
+	write_variant_files(&o, &s, 5, s.plan.n);
+	for (int v = 5; v < s.plan.n; v++) {
+		const double *x = s.plan.x + (v - 5) * 2;
 		struct check c[2] = { { 10 * (1 + 0.3 * x[0] - 0.1 * x[1]), 0, { 0 }, 0 },
 				      { 40, 0, { 0 }, 0 } };
-		write_summary(t->out, p.names[v], report_model_digest(), c);
+		write_summary(t->out, s.plan.names[v], report_model_digest(), c);
 	}
-	sens_plan_free(&p);
 	sens_study_free(&s);
 	assert_int_equal(sens_study_run(&o, &s, &err), SENS_DONE);
 	assert_non_null(s.mu_star);
