@@ -144,39 +144,52 @@ static void read_check(const cJSON *c, struct sens_value *val)
 			val->v[val->n++] = cJSON_IsNumber(x) ? x->valuedouble : NAN;
 }
 
-/* The checks summary S judged for case NAME, NULL if none. */
-static const cJSON *case_checks(const cJSON *s, const char *name)
+/* Whether summary case CS was judged with the case file at PATH as it is
+ * now (validate keeps the file's digest), not with checks since changed. */
+static bool judged_with(const cJSON *cs, const char *path)
 {
+	char now[17];
+	const char *was = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(cs, "case_digest"));
+	return was && val_case_digest(path, now) == 0 && !strcmp(was, now);
+}
+
+/* The case S judges, as judged in summary SUM (NULL if it is not there, or
+ * was judged with other checks than the case file's of now). */
+static const cJSON *case_checks(const cJSON *sum, const struct sens_study *s)
+{
+	char own[700];
 	const cJSON *cs, *checks = NULL;
-	cJSON_ArrayForEach(cs, cJSON_GetObjectItemCaseSensitive(s, "cases"))
+	case_file(s, 1, own, sizeof(own));
+	cJSON_ArrayForEach(cs, cJSON_GetObjectItemCaseSensitive(sum, "cases"))
 		if (!strcmp(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(cs, "case")) ?: "",
-			    name))
+			    s->vc.name) && judged_with(cs, own))
 			checks = cJSON_GetObjectItemCaseSensitive(cs, "checks");
 	return checks;
 }
 
-/* Case NAME's checks as judged in OUT/summary.json: VALS[i] for check i;
- * 1 if the summary has not judged that case, 2 if another model made its
- * runs (or there is none), -1 with err set. */
-static int read_checks(const char *out, const char *name, struct sens_value *vals, int n,
-		       struct sim_err *err)
+/* The checks of the case S judges as OUT/summary.json has them: VALS[i] for
+ * check i; 1 if the summary has not judged that case with its checks of now
+ * (judge the runs again), 2 if another model made its runs (or there is
+ * none), -1 with err set. */
+static int read_checks(const char *out, const struct sens_study *s, struct sens_value *vals,
+		       int n, struct sim_err *err)
 {
 	char path[900];
 	snprintf(path, sizeof(path), "%s/summary.json", out);
 	if (access(path, R_OK) != 0)
 		return 2;
-	cJSON *s = json_read_file(path, err);
-	if (!s)
+	cJSON *sum = json_read_file(path, err);
+	if (!sum)
 		return -1;
-	const char *model = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(s, "model_digest"));
-	const cJSON *checks = case_checks(s, name);
+	const char *model = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(sum, "model_digest"));
+	const cJSON *checks = case_checks(sum, s);
 	int rc = !model || strcmp(model, report_model_digest()) ? 2 : !checks ? 1
 		: cJSON_GetArraySize(checks) == n ? 0
 		: sim_fail(err, "%s: %d checks, the case has %d", path,
 			   cJSON_GetArraySize(checks), n);
 	for (int i = 0; rc == 0 && i < n; i++)
 		read_check(cJSON_GetArrayItem(checks, i), &vals[i]);
-	cJSON_Delete(s);
+	cJSON_Delete(sum);
 	return rc;
 }
 
@@ -286,8 +299,9 @@ int sens_variant_files(const struct sens_opts *o, const struct sens_study *s, in
 
 /* Variant V of S's plan: its checks into S->vals, read from its kept
  * summary when this model made it with this study's files (judged again,
- * nothing run, when it lacks this case: V8 beside C1), else run. -2 when
- * the kept runs were made with other files. */
+ * nothing run, when it lacks this case, V8 beside C1, or judged it with
+ * checks since changed), else run. -2 when the kept runs were made with
+ * other files. */
 static int run_variant(const struct sens_opts *o, struct sens_study *s, int v,
 		       struct sim_err *err)
 {
@@ -298,12 +312,12 @@ static int run_variant(const struct sens_opts *o, struct sens_study *s, int v,
 	snprintf(dir, sizeof(dir), "%s/%s", s->runs, name);
 	snprintf(machdir, sizeof(machdir), "%s/machines", dir);
 	snprintf(out, sizeof(out), "%s/out", dir);
-	int rc = read_checks(out, s->vc.name, vals, nc, err);
+	int rc = read_checks(out, s, vals, nc, err);
 	if (rc != 2 && rc >= 0 && !variant_matches(s, v, dir, err))
 		return -2;
 	if (rc == 1)
 		rc = spawn_validate(o, s, machdir, out, true, err) < 0 ? -1
-			: read_checks(out, s->vc.name, vals, nc, err);
+			: read_checks(out, s, vals, nc, err);
 	if (rc != 2)
 		return rc;
 	if (variant_files(s, v, err) < 0)
@@ -312,7 +326,7 @@ static int run_variant(const struct sens_opts *o, struct sens_study *s, int v,
 		o->progress(o->progress_arg, v + 1, s->plan.n, name);
 	if (spawn_validate(o, s, machdir, out, false, err) < 0)
 		return -1;
-	return read_checks(out, s->vc.name, vals, nc, err);
+	return read_checks(out, s, vals, nc, err);
 }
 
 int sens_run_variants(const struct sens_opts *o, struct sens_study *s, struct sim_err *err)

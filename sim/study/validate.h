@@ -61,6 +61,11 @@ struct val_case {
 int val_case_load(struct val_case *vc, const char *path, struct sim_err *err);
 void val_case_free(struct val_case *vc);
 
+/* The FNV-1a digest (16 hex digits) of the case file at PATH as it is: a
+ * summary keeps it per case, so that whoever reads the summary later can
+ * tell whether the case's checks have changed since. -1 if unreadable. */
+int val_case_digest(const char *path, char out[17]);
+
 /* The name of the runs' file, RUNS.jsonl: the case's own, or that of the
  * case whose runs it judges (runs_of). */
 const char *val_case_runs_name(const struct val_case *vc);

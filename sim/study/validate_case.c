@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -457,6 +458,20 @@ int val_case_find(const char *name, char *out, size_t size)
 		p += dl + (p[dl] == ':');
 	}
 	return -1;
+}
+
+int val_case_digest(const char *path, char out[17])
+{
+	size_t len;
+	char *text = file_read_text(path, &len);
+	if (!text)
+		return -1;
+	uint64_t h = 14695981039346656037ull;
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)text[i]) * 1099511628211ull;
+	free(text);
+	snprintf(out, 17, "%016llx", (unsigned long long)h);
+	return 0;
 }
 
 /* The share of all CPU time (%) in a symbols check's symbols, in one run:

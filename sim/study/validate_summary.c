@@ -82,6 +82,9 @@ static cJSON *case_json(const struct val_case *vc, cJSON *const *runs, const str
 	cJSON_AddStringToObject(c, "family", vc->family);
 	cJSON_AddStringToObject(c, "title", vc->title);
 	cJSON_AddStringToObject(c, "citation", vc->citation);
+	char digest[17];
+	if (val_case_digest(vc->path, digest) == 0)
+		cJSON_AddStringToObject(c, "case_digest", digest);
 	int done = 0;
 	for (int k = 0; runs && k < experiment_runs(&vc->e); k++)
 		done += runs[k] != NULL;

@@ -112,6 +112,17 @@ PY
 [ ! -e "$TMP/v8b/runs" ] || fail "V8 --runs made its own runs folder"
 sed -i '/^results in /d' "$TMP/v8.txt" "$TMP/v8b.txt"
 cmp -s "$TMP/v8.txt" "$TMP/v8b.txt" || fail "V8 --runs: another table: $(diff "$TMP/v8.txt" "$TMP/v8b.txt" | head -5)"
+# kept runs are judged by the case's checks of now: a case edited since
+# (two checks fewer here) gets its new table, and nothing is run again
+mkdir -p "$TMP/cases8"
+python3 -c 'import json, sys; c = json.load(open("validation/V8.json")); c["checks"] = c["checks"][:-2]
+json.dump(c, open(sys.argv[1] + "/V8.json", "w"))' "$TMP/cases8"
+# shellcheck disable=SC2086
+SLABSIM_VALIDATION="$TMP/cases8:validation" "$SLABSIM" sensitivity V8 $A --runs "$TMP/v8/runs" \
+	--out "$TMP/v8d" > "$TMP/v8d.txt" 2> "$TMP/v8d.err" || fail "V8 edited: $(tail -3 "$TMP/v8d.err")"
+[ ! -s "$TMP/v8d.err" ] || fail "V8 edited ran again: $(head -2 "$TMP/v8d.err")"
+n=$(grep -c "^V8: " "$TMP/v8.txt") && m=$(grep -c "^V8: " "$TMP/v8d.txt") && [ $((n - 2)) -eq "$m" ] ||
+	fail "V8 edited: $m checks judged, $n before"
 cp "$TMP/v8/runs/base/out/summary.json" "$TMP/summary.kept"
 expect_exit 2 "runs/base/case.json differs): give another --out or --runs" \
 	"$SLABSIM" sensitivity V8 loops=6 --replicates 2 --figures costs.slub.alloc_slowpath -j 2 \

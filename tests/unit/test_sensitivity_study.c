@@ -85,11 +85,14 @@ static int teardown(void **state)
 }
 
 /* OUT/runs/VARIANT/out/summary.json as validate leaves it: case T1's two
- * checks, made by the model of digest MODEL. */
+ * checks, made by the model of digest MODEL, judged with the study's case
+ * file of now (OUT/T1.json: its digest). */
 static void write_summary(const char *out, const char *variant, const char *model,
 			  const struct check *c)
 {
-	char path[512];
+	char path[512], digest[17];
+	snprintf(path, sizeof(path), "%s/T1.json", out);
+	assert_int_equal(val_case_digest(path, digest), 0);
 	snprintf(path, sizeof(path), "%s/runs/%s/out", out, variant);
 	for (char *s = strchr(path + 1, '/'); s; s = strchr(s + 1, '/')) {	/* mkdir -p */
 		*s = 0;
@@ -101,6 +104,7 @@ static void write_summary(const char *out, const char *variant, const char *mode
 	cJSON_AddStringToObject(root, "model_digest", model);
 	cJSON *one = cJSON_CreateObject(), *checks = cJSON_AddArrayToObject(one, "checks");
 	cJSON_AddStringToObject(one, "case", "T1");
+	cJSON_AddStringToObject(one, "case_digest", digest);
 	cJSON_AddItemToArray(cs, one);
 	for (int k = 0; k < 2; k++) {
 		cJSON *ch = cJSON_CreateObject(), *ci, *v = cJSON_AddArrayToObject(ch, "values");
@@ -390,7 +394,9 @@ static struct sens_opts recording(const struct scratch *t, struct announced *a)
 
 /* A variant without a summary, or with another model's, is run: its
  * machine file written with its figures set, announced, and its validate
- * started (here a binary that is not there: the study stops, failed). */
+ * started (here a binary that is not there: the study stops, failed). One
+ * whose summary was judged with the case file of before (edited since) is
+ * judged again from its runs: validate --from, nothing announced. */
 static void test_runs_what_is_missing(void **state)
 {
 	struct scratch *t = *state;
@@ -416,6 +422,22 @@ static void test_runs_what_is_missing(void **state)
 	assert_int_equal(sens_study_run(&o, &s, &err), SENS_RUNS_FAILED);
 	assert_true(a.calls == 1 && a.n == 1);
 	assert_string_equal(a.variant, "base");
+	sens_study_free(&s);
+	write_one_at_a_time(t, report_model_digest());
+	snprintf(path, sizeof(path), "%s/runs/f000-low/out/summary.json", t->out);
+	char *text = slurp(path), *d = strstr(text, "\"case_digest\":");
+	assert_non_null(d);
+	d = strchr(d + 14, '"') + 1;
+	*d = *d == '0' ? '1' : '0';	/* the digest of another case file */
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	free(text);
+	a.calls = 0;
+	assert_int_equal(sens_study_run(&o, &s, &err), SENS_RUNS_FAILED);
+	assert_non_null(strstr(err.msg, "runs/f000-low/out failed (exit 127)"));
+	assert_int_equal(a.calls, 0);
 	sens_study_free(&s);
 }
 
