@@ -2,7 +2,7 @@
 set terminal pngcairo size 1000,370
 set output 'tornado-5.png'
 set termoption noenhanced
-set title "V8: slow paths 8 above 16 (1.3284 x at the figures' values)"
+set title "V8: slow paths 8 above 16 (1.4469 x at the figures' values)"
 set xlabel 'change of the check (%)'
 set grid xtics
 set key below center horizontal

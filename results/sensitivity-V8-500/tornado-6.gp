@@ -2,7 +2,7 @@
 set terminal pngcairo size 1000,370
 set output 'tornado-6.png'
 set termoption noenhanced
-set title "V8: slow paths 16 above 32 (1.07386 x at the figures' values)"
+set title "V8: slow paths 16 above 32 (1.17515 x at the figures' values)"
 set xlabel 'change of the check (%)'
 set grid xtics
 set key below center horizontal

@@ -2,7 +2,7 @@
 set terminal pngcairo size 1000,370
 set output 'tornado-7.png'
 set termoption noenhanced
-set title "V8: slow paths 32 above 64 (1.09027 x at the figures' values)"
+set title "V8: slow paths 32 above 64 (1.12508 x at the figures' values)"
 set xlabel 'change of the check (%)'
 set grid xtics
 set key below center horizontal

@@ -2,7 +2,7 @@
 set terminal pngcairo size 1000,370
 set output 'tornado-8.png'
 set termoption noenhanced
-set title "V8: slow paths at 8, with callers' spin (37.6274 % at the figures' values)"
+set title "V8: slow paths at 8, self time (13.779 % at the figures' values)"
 set xlabel 'change of the check (%)'
 set grid xtics
 set key below center horizontal

@@ -2,7 +2,7 @@
 set terminal pngcairo size 1000,370
 set output 'tornado-9.png'
 set termoption noenhanced
-set title "V8: slow paths at 16, with callers' spin (26.0055 % at the figures' values)"
+set title "V8: slow paths at 16, self time (10.3726 % at the figures' values)"
 set xlabel 'change of the check (%)'
 set grid xtics
 set key below center horizontal

@@ -210,7 +210,8 @@ expect_exit 2 "give one of \"metric\"" "$SLABSIM" validate "$TMP/cases/both.json
 expect_exit 2 "checks[0].colour: unknown key" "$SLABSIM" validate "$TMP/cases/key.json"
 
 # V8 judges C1's runs (runs_of): the slow paths' share of CPU time, read
-# from each run's profile and lock table as the case file says
+# from each run's profile and lock table as the case file says: the
+# callers' reading judged, the self time printed beside it
 if [ -s results/validation/C1.jsonl ]; then
 	expect_exit 1 "outside: V8" "$SLABSIM" validate V8 --from results/validation --out "$TMP/v8" --no-plot
 	[ ! -e "$TMP/v8/V8.jsonl" ] && [ -s "$TMP/v8/C1.jsonl" ] || fail "V8's runs are not C1's file"
@@ -229,10 +230,12 @@ def callers(r):
     return self_share(r) + 100 * waits / total
 row = {c["check"]: c for c in s}
 want = sum(map(self_share, at8)) / len(at8)
-assert abs(row["slow paths at 8, self time"]["simulated"] - want) < 1e-9 * want, (row, want)
+got = row["slow paths at 8, self time"]
+assert abs(got["simulated"] - want) < 1e-9 * want and got["verdict"] == "info", (got, want)
+# the judged reading: 2.6.25's oprofile charges _spin_lock's samples to its caller
 want = sum(map(callers, at8)) / len(at8)
 got = row["slow paths at 8, with callers' spin"]
-assert abs(got["simulated"] - want) < 1e-9 * want and got["verdict"] == "info", (got, want)
+assert abs(got["simulated"] - want) < 1e-9 * want and got["verdict"] in ("ok", "fail"), (got, want)
 PY
 fi
 printf '{"case": "X", "title": "t", "citation": "c", "runs_of": "C1", "experiment": {}, "checks": []}\n' > "$TMP/cases/of2.json"
