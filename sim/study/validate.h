@@ -7,6 +7,8 @@
 #define SIM_VALIDATE_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
 #include <cjson/cJSON.h>
 
@@ -60,6 +62,16 @@ struct val_case {
  * "../X" are found beside the case file. -1: bad input, with the key path. */
 int val_case_load(struct val_case *vc, const char *path, struct sim_err *err);
 void val_case_free(struct val_case *vc);
+
+/* FNV-1a: hash H (start from VAL_FNV_INIT) carried over the N bytes at P;
+ * the digests validate keeps (fitted figures, case files) are these, in hex. */
+#define VAL_FNV_INIT 14695981039346656037ull
+static inline uint64_t val_fnv1a(uint64_t h, const void *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ ((const unsigned char *)p)[i]) * 1099511628211ull;
+	return h;
+}
 
 /* The FNV-1a digest (16 hex digits) of the case file at PATH as it is: a
  * summary keeps it per case, so that whoever reads the summary later can

@@ -7,7 +7,6 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -466,9 +465,7 @@ int val_case_digest(const char *path, char out[17])
 	char *text = file_read_text(path, &len);
 	if (!text)
 		return -1;
-	uint64_t h = 14695981039346656037ull;
-	for (size_t i = 0; i < len; i++)
-		h = (h ^ (unsigned char)text[i]) * 1099511628211ull;
+	uint64_t h = val_fnv1a(VAL_FNV_INIT, text, len);
 	free(text);
 	snprintf(out, 17, "%016llx", (unsigned long long)h);
 	return 0;

@@ -47,12 +47,9 @@ static int add_fitted_lines(const char *name, char **lines, int *nl, struct sim_
 /* The FNV-1a hash of LINES[0..n), each ended by a newline, in hex. */
 static void lines_digest(char *const *lines, int n, char digest[17])
 {
-	uint64_t h = 14695981039346656037ull;
-	for (int j = 0; j < n; j++) {
-		for (const char *c = lines[j]; *c; c++)
-			h = (h ^ (unsigned char)*c) * 1099511628211ull;
-		h = (h ^ '\n') * 1099511628211ull;
-	}
+	uint64_t h = VAL_FNV_INIT;
+	for (int j = 0; j < n; j++)
+		h = val_fnv1a(val_fnv1a(h, lines[j], strlen(lines[j])), "\n", 1);
 	snprintf(digest, 17, "%016llx", (unsigned long long)h);
 }
 
