@@ -220,16 +220,43 @@ static bool file_holds(const char *path, const char *text)
 	return same;
 }
 
-/* Whether machine file PATH sets every figure as TEXT does: their
- * "sources" (what the figures rest on, which a variant notes for the
- * figures it moves) are not compared. */
-static bool machine_same(const char *path, const char *text)
+/* Drop from machine file ROOT the cost entries of S's figures of MACHINE
+ * that only restate the figure's own value (what the cost table gives
+ * it), and "costs" itself once empty: a variant writes every figure of the
+ * study, so a study given one more cost figure would otherwise see its
+ * kept variants, run without that entry, as run with other values. */
+static void drop_restated_costs(cJSON *root, const struct sens_study *s, const char *machine)
+{
+	cJSON *costs = cJSON_GetObjectItemCaseSensitive(root, "costs");
+	for (int i = 0; costs && i < s->nf; i++) {
+		const struct sens_figure *f = &s->f[i];
+		if (strcmp(f->machine, machine) || strncmp(f->name, "costs.", 6))
+			continue;
+		const cJSON *v = cJSON_GetObjectItemCaseSensitive(costs, f->name + 6);
+		if (cJSON_IsNumber(v) && fabs(v->valuedouble - f->value) <= 1e-9 * fabs(f->value))
+			cJSON_DeleteItemFromObjectCaseSensitive(costs, f->name + 6);
+	}
+	if (costs && !costs->child)
+		cJSON_DeleteItemFromObjectCaseSensitive(root, "costs");
+}
+
+/* Whether machine file PATH of MACHINE sets every figure as TEXT does:
+ * their "sources" (what the figures rest on, which a variant notes for the
+ * figures it moves) are not compared, nor a cost entry that restates its
+ * figure's own value. */
+static bool machine_same(const struct sens_study *s, const char *machine, const char *path,
+			 const char *text)
 {
 	struct sim_err ignored;
 	cJSON *have = json_read_file(path, &ignored), *want = cJSON_Parse(text);
-	cJSON_DeleteItemFromObjectCaseSensitive(have, "sources");
-	cJSON_DeleteItemFromObjectCaseSensitive(want, "sources");
-	bool same = have && want && cJSON_Compare(have, want, true);
+	bool same = have && want;
+	if (same) {
+		cJSON_DeleteItemFromObjectCaseSensitive(have, "sources");
+		cJSON_DeleteItemFromObjectCaseSensitive(want, "sources");
+		drop_restated_costs(have, s, machine);
+		drop_restated_costs(want, s, machine);
+		same = cJSON_Compare(have, want, true);
+	}
 	cJSON_Delete(have);
 	cJSON_Delete(want);
 	return same;
@@ -254,7 +281,7 @@ static bool variant_matches(const struct sens_study *s, int v, const char *dir,
 		if (!text)
 			return false;
 		snprintf(path, sizeof(path), "%s/machines/%s.json", dir, s->f[i].machine);
-		same = machine_same(path, text);
+		same = machine_same(s, s->f[i].machine, path, text);
 		free(text);
 	}
 	if (!same)

@@ -489,6 +489,33 @@ static void test_refuses_other_files(void **state)
 	sens_study_free(&s);
 }
 
+/* A study given one more figure, a cost from the machine's table, reads
+ * the variants kept from the study without it (their machine files lack
+ * the entry that only restates the cost's own value) and runs the new
+ * figure's two ends only; a kept variant with the cost set to another
+ * value is refused. */
+static void test_reads_kept_with_one_more_cost(void **state)
+{
+	struct scratch *t = *state;
+	struct announced a = { 0 };
+	struct sens_opts o = recording(t, &a);
+	o.figures = FIGURES ",westmere-ep:costs.syscall_cold_lines";
+	struct sens_study s;
+	struct sim_err err;
+	assert_int_equal(sens_study_run(&o, &s, &err), SENS_RUNS_FAILED);
+	assert_true(a.calls == 1 && a.n == 6 && a.total == 7);
+	assert_string_equal(a.variant, "f002-low");
+	sens_study_free(&s);
+	char path[256];
+	snprintf(path, sizeof(path), "%s/runs/f000-low/machines/westmere-ep.json", t->out);
+	edit_file(path, "{", "{ \"costs\": { \"syscall_cold_lines\": 9 },");
+	a.calls = 0;
+	assert_int_equal(sens_study_run(&o, &s, &err), SENS_BAD_INPUT);
+	assert_non_null(strstr(err.msg, "f000-low/machines/westmere-ep.json differs)"));
+	assert_int_equal(a.calls, 0);
+	sens_study_free(&s);
+}
+
 int main(void)
 {
 	setenv("SLABSIM_MACHINES", "machines", 1);
@@ -500,6 +527,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_effects, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_morris, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_runs_what_is_missing, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_reads_kept_with_one_more_cost, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
