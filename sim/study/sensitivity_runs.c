@@ -240,10 +240,26 @@ static void drop_restated_costs(cJSON *root, const struct sens_study *s, const c
 		cJSON_DeleteItemFromObjectCaseSensitive(root, "costs");
 }
 
-/* Whether machine file PATH of MACHINE sets every figure as TEXT does:
- * their "sources" (what the figures rest on, which a variant notes for the
- * figures it moves) are not compared, nor a cost entry that restates its
- * figure's own value. */
+/* Drop from machine file ROOT what cannot move a run: "sources" (what the
+ * figures rest on, which a variant notes for the figures it moves),
+ * "ranges" (what a study may set them to) and, of each fitted figure, all
+ * but its value (how and to which case it was fitted). */
+static void drop_notes(cJSON *root)
+{
+	cJSON_DeleteItemFromObjectCaseSensitive(root, "sources");
+	cJSON_DeleteItemFromObjectCaseSensitive(root, "ranges");
+	cJSON *fitted = cJSON_GetObjectItemCaseSensitive(root, "fitted");
+	for (cJSON *f = fitted ? fitted->child : NULL; f; f = f->next)
+		for (cJSON *m = f->child, *next; m; m = next) {
+			next = m->next;
+			if (!m->string || strcmp(m->string, "value"))
+				cJSON_Delete(cJSON_DetachItemViaPointer(f, m));
+		}
+}
+
+/* Whether machine file PATH of MACHINE sets every figure as TEXT does;
+ * notes (drop_notes) and a cost entry that restates its figure's own
+ * value are not compared. */
 static bool machine_same(const struct sens_study *s, const char *machine, const char *path,
 			 const char *text)
 {
@@ -251,8 +267,8 @@ static bool machine_same(const struct sens_study *s, const char *machine, const 
 	cJSON *have = json_read_file(path, &ignored), *want = cJSON_Parse(text);
 	bool same = have && want;
 	if (same) {
-		cJSON_DeleteItemFromObjectCaseSensitive(have, "sources");
-		cJSON_DeleteItemFromObjectCaseSensitive(want, "sources");
+		drop_notes(have);
+		drop_notes(want);
 		drop_restated_costs(have, s, machine);
 		drop_restated_costs(want, s, machine);
 		same = cJSON_Compare(have, want, true);
