@@ -234,25 +234,30 @@ int sens_select(struct sens_figure *f, int n, const char *patterns, struct sim_e
 {
 	char buf[1024];
 	snprintf(buf, sizeof(buf), "%s", patterns);
-	bool *keep = calloc((size_t)n + 1, sizeof(*keep));
-	if (!keep)
+	bool *taken = calloc((size_t)n + 1, sizeof(*taken));
+	struct sens_figure *kept = malloc(((size_t)n + 1) * sizeof(*kept));
+	if (!taken || !kept)
 		host_oom(__func__);
+	int nk = 0;
 	for (char *save = NULL, *p = strtok_r(buf, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
 		bool any = false;
 		for (int i = 0; i < n; i++)
-			if (matches(&f[i], p))
-				keep[i] = any = true;
+			if (matches(&f[i], p)) {
+				any = true;
+				if (!taken[i])
+					kept[nk++] = f[i];
+				taken[i] = true;
+			}
 		if (!any) {
-			free(keep);
+			free(taken);
+			free(kept);
 			return sim_fail(err, "--figures: '%s' matches no figure (--list lists them)", p);
 		}
 	}
-	int kept = 0;
-	for (int i = 0; i < n; i++)
-		if (keep[i])
-			f[kept++] = f[i];
-	free(keep);
-	return kept;
+	memcpy(f, kept, (size_t)nk * sizeof(*f));
+	free(taken);
+	free(kept);
+	return nk;
 }
 
 double sens_at(const struct sens_figure *f, double u)

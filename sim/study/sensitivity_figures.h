@@ -37,8 +37,9 @@ int sens_figures(const char *machine, const char *policies, bool all, struct sen
 		 struct sim_err *err);
 
 /* Keep the figures whose "MACHINE:NAME" or NAME matches one of PATTERNS
- * (comma-separated fnmatch patterns); returns the count kept, -1 (err set)
- * if a pattern matches none. */
+ * (comma-separated fnmatch patterns), in the patterns' order (a pattern's
+ * own matches in F's), so that figures added after the others come after
+ * them; returns the count kept, -1 (err set) if a pattern matches none. */
 int sens_select(struct sens_figure *f, int n, const char *patterns, struct sim_err *err);
 
 /* Write to PATH a copy of machine file MACHINE (a name or a file) with each

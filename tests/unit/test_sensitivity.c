@@ -64,6 +64,13 @@ static void test_tigerton_figures(void **state)
 	assert_non_null(sc);
 	assert_int_equal(sc->origin, SENS_MEASURED);
 	assert_true(sc->lo == sc->value - 1 && sc->hi == sc->value + 1);	/* one step */
+	/* in the patterns' order, each figure once */
+	assert_int_equal(sens_select(f, n, "costs.syscall_cold_lines,fabric.line_*,"
+				     "tigerton:fabric.line_occupancy_cycles", &err), 2);
+	assert_string_equal(f[0].name, "costs.syscall_cold_lines");
+	assert_string_equal(f[1].name, "fabric.line_occupancy_cycles");
+	free(f);
+	n = sens_figures("tigerton", "slub", true, &f, &err);
 	assert_int_equal(sens_select(f, n, "tigerton:handoff_cycles.*", &err), 4);
 	assert_int_equal(sens_select(f, n, "no_such_*", &err), -1);
 	assert_non_null(strstr(err.msg, "no_such_*"));
