@@ -1,12 +1,12 @@
 # slabsim sensitivity: re-run with gnuplot tornado-1.gp in this folder
-set terminal pngcairo size 1000,404
+set terminal pngcairo size 1000,472
 set output 'tornado-1.png'
 set termoption noenhanced
 set title "V1: nehalem-ex, 3.2 over 3.0 (1.27026 x at the figures' values)"
 set xlabel 'change of the check (%)'
 set grid xtics
 set key below center horizontal
-set yrange [-0.6:6]
+set yrange [-0.6:8]
 set xzeroaxis
 set style fill solid 0.75 border -1
 plot 'tornado-1.dat' using (0):0:($2<0?$2:0):($2<0?0:$2):($0):($0+0.35):ytic(1) with boxxyerror lc rgb '#1f77b4' title 'figure at the low end', \

@@ -1,0 +1,13 @@
+# slabsim sensitivity: re-run with gnuplot tornado-2.gp in this folder
+set terminal pngcairo size 1000,268
+set output 'tornado-2.png'
+set termoption noenhanced
+set title "V5: SLQB / SLAB time (0.994323 x at the figures' values)"
+set xlabel 'change of the check (%)'
+set grid xtics
+set key below center horizontal
+set yrange [-0.6:2]
+set xzeroaxis
+set style fill solid 0.75 border -1
+plot 'tornado-2.dat' using (0):0:($2<0?$2:0):($2<0?0:$2):($0):($0+0.35):ytic(1) with boxxyerror lc rgb '#1f77b4' title 'figure at the low end', \
+     '' using (0):0:($3<0?$3:0):($3<0?0:$3):($0-0.35):($0) with boxxyerror lc rgb '#ff7f0e' title 'at the high end'
