@@ -22,6 +22,7 @@ static const char run_help[] =
 	"                   [--host-memory SIZE] [--check-interval US] [--check-every N]\n"
 	"                   [--compare]           (slab_test: published figures beside)\n"
 	"                   [--plot FILE.png]     (pingpong: its heatmap)\n"
+	"                   [--timeline FILE] [--timeline-every MS]\n"
 	"\n"
 	"Simulate WORKLOAD on MACHINE with the slab allocator POLICY and print the\n"
 	"workload's own result (hackbench: Time: S.MS), a slabinfo-style cache table\n"
@@ -41,6 +42,14 @@ static const char run_help[] =
 	"                       output, the report then goes to standard error)\n"
 	"  --plot FILE.png      pingpong only: draw its hand-off heatmap with gnuplot; the\n"
 	"                       data (FILE.png.dat) and script (FILE.png.gp) stay beside it\n"
+	"  --timeline FILE      also write the run over simulated time, a row every\n"
+	"                       --timeline-every MS simulated milliseconds (default 100):\n"
+	"                       units done (hackbench: messages) and their rate, slab\n"
+	"                       objects and pages in use, the CPUs' busy, allocator and\n"
+	"                       spinning shares, switches, wake-ups, migrations, tasks\n"
+	"                       exited: a tab-separated table (-: standard output, the\n"
+	"                       report then goes to standard error); the run's results\n"
+	"                       stay those of a run without it\n"
 	"  --compare            slab_test only: print the published figures beside its own\n"
 	"                       (validation case C2; SLUB's are the 2.6.26 era's: give\n"
 	"                       kernel=2.6.26 to compare like with like)\n"
@@ -118,7 +127,8 @@ int cmd_run(int argc, char **argv)
 /* What `run` was asked: the run's configuration and the outputs wanted. */
 struct run_args {
 	struct run_config cfg;
-	const char *json, *plot, *record;
+	const char *json, *plot, *record, *timeline;
+	double timeline_every_ms;	/* 0: not given */
 	const char **assign;
 	int rows;
 	bool quiet, help, no_progress;
@@ -158,6 +168,20 @@ static int window_opt(const char *opt, const char *arg, double *out)
 	return 0;
 }
 
+/* --timeline-every MS: simulated milliseconds, at least 0.001 (a
+ * microsecond) and at most 10^6. */
+static int timeline_every_opt(const char *cmd, const char *arg, double *out)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(arg, &end);
+	if (!*arg || *end || errno || !(v >= 0.001 && v <= 1e6))
+		return cli_usage_error("%s: --timeline-every %s: expected simulated milliseconds, "
+				       "0.001..1000000 (like 100 or 2.5)", cmd, arg);
+	*out = v;
+	return 0;
+}
+
 /* --check-every, --check-interval, --seed or --profile-rows (C) of command
  * CMD into A; 0, or 2 after a message naming the accepted range. */
 static int number_opt(const char *cmd, int c, const char *arg, struct run_args *a)
@@ -193,6 +217,14 @@ static int required_args(const char *cmd, bool record, struct run_args *a)
 {
 	if (!a->help && record && !a->record)
 		return cli_usage_error("trace record: -o FILE is required (slabsim trace --help)");
+	if (a->timeline_every_ms > 0 && !a->timeline)
+		return cli_usage_error("%s: --timeline-every needs --timeline FILE", cmd);
+	if (a->timeline && a->json && !strcmp(a->timeline, "-") && !strcmp(a->json, "-"))
+		return cli_usage_error("%s: --json - and --timeline - cannot both go to standard "
+				       "output: name a file for one of them", cmd);
+	if (a->timeline)	/* 100 ms unless asked, in whole microseconds */
+		a->cfg.timeline_every_us = (uint64_t)((a->timeline_every_ms > 0
+							? a->timeline_every_ms : 100) * 1e3 + 0.5);
 	if (a->cfg.record_to_s && a->cfg.record_to_s <= a->cfg.record_from_s)
 		return cli_usage_error("trace record: --to %g is not after --from %g",
 				       a->cfg.record_to_s, a->cfg.record_from_s);
@@ -227,7 +259,9 @@ static int parse_run_args(int argc, char **argv, bool record, struct run_args *a
 		{ "check-interval", required_argument, NULL, 'k' },
 		{ "no-progress", no_argument, NULL, 'N' },
 		{ "check-every", required_argument, NULL, 'E' },
-		{ "host-memory", required_argument, NULL, 'H' }, { NULL, 0, NULL, 0 } };
+		{ "host-memory", required_argument, NULL, 'H' },
+		{ "timeline", required_argument, NULL, 'T' },
+		{ "timeline-every", required_argument, NULL, 'e' }, { NULL, 0, NULL, 0 } };
 	const char *cmd = record ? "trace record" : "run";
 	optind = 0;
 	for (int c; (c = cli_getopt(cmd, argc, argv, record ? "hm:p:w:o:" : "hm:p:w:",
@@ -244,6 +278,11 @@ static int parse_run_args(int argc, char **argv, bool record, struct run_args *a
 		case 'w': a->cfg.workload = optarg; break;
 		case 'J': a->json = optarg; break;
 		case 'P': a->plot = optarg; break;
+		case 'T': a->timeline = optarg; break;
+		case 'e':
+			if (timeline_every_opt(cmd, optarg, &a->timeline_every_ms))
+				return 2;
+			break;
 		case 'c': a->cfg.compare = true; break;
 		case 'q': a->quiet = true; break;
 		case 'N': a->no_progress = true; break;
@@ -285,7 +324,8 @@ static int check_before_run(struct run *r, const struct run_args *a, struct sim_
 	if (a->plot && plot_check(a->plot, err) < 0)
 		return cli_usage_error("--plot: %s", err->msg);
 	if ((a->json && out_check(a->json, err) < 0) ||
-	    (a->record && out_check(a->record, err) < 0))
+	    (a->record && out_check(a->record, err) < 0) ||
+	    (a->timeline && out_check(a->timeline, err) < 0))
 		return cli_usage_error("%s", err->msg);
 	return 0;
 }
@@ -302,8 +342,9 @@ static int execute_and_report(struct run *r, const struct run_args *a, struct si
 	int rc = run_execute(r, err);
 	if (rc < 0)
 		return cli_usage_error("%s", err->msg);
-	/* --json -: the JSON alone on standard output, the report on stderr */
-	FILE *txt = a->json && !strcmp(a->json, "-") ? stderr : stdout;
+	/* --json - or --timeline -: it alone on standard output, the report on stderr */
+	FILE *txt = (a->json && !strcmp(a->json, "-")) || (a->timeline && !strcmp(a->timeline, "-"))
+		? stderr : stdout;
 	if (a->quiet) {
 		fprintf(txt, "%s\n", r->res.line);
 		report_workload_print(txt, r, a->cfg.compare);
@@ -324,6 +365,8 @@ static int execute_and_report(struct run *r, const struct run_args *a, struct si
 		cJSON_Delete(root);
 	}
 	if (a->plot && rc == 0 && plot_draw(a->plot, r->wl->plot, r->wstate, err) < 0)
+		status = cli_usage_error("%s", err->msg);
+	if (a->timeline && report_timeline_write(a->timeline, r, err) < 0)
 		status = cli_usage_error("%s", err->msg);
 	if (a->record && write_record(r, a->record, err) < 0)
 		status = cli_usage_error("%s", err->msg);

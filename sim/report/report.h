@@ -69,4 +69,8 @@ cJSON *report_add_u64(cJSON *o, const char *name, uint64_t v);
 /* Write JSON to PATH as outfile.h says ("-": standard output). */
 int report_write_json(const char *path, const cJSON *root, struct sim_err *err);
 
+/* Write the run's timeline (slabsim run --timeline) to PATH as outfile.h
+ * writes a file: 0, or -1 with a message. */
+int report_timeline_write(const char *path, const struct run *r, struct sim_err *err);
+
 #endif

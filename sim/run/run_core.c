@@ -232,6 +232,9 @@ struct run_ticker {
 static void run_tick(void *arg)
 {
 	struct run_ticker *tk = arg;
+	run_timeline_tick(tk->r);
+	if (!tk->r->cfg.progress)
+		return;
 	struct run_progress p;
 	run_progress_now(tk->r, tk->t0, false, &p);
 	tk->r->cfg.progress(&p, tk->r->cfg.progress_arg);
@@ -256,12 +259,15 @@ int run_execute(struct run *r, struct sim_err *err)
 	kernel_check_every_ops(&r->k, r->cfg.check_every_ops);
 	double t0 = now_seconds();
 	struct run_ticker ticker = { r, t0 };
-	if (r->cfg.progress) {
+	run_timeline_init(&r->timeline, r->cfg.timeline_every_us, r->m.ghz);
+	run_timeline_tick(r);	/* the row at the start */
+	if (r->cfg.progress || r->timeline.every) {
 		r->eng.tick = run_tick;
 		r->eng.tick_arg = &ticker;
 	}
 	engine_run(&r->eng);
 	r->eng.tick = NULL;
+	run_timeline_end(r);
 	r->wall_seconds = now_seconds() - t0;
 	if (r->cfg.progress) {
 		struct run_progress p;
@@ -304,5 +310,6 @@ void run_free(struct run *r)
 		engine_destroy(&r->eng);
 	}
 	machine_free(&r->m);
+	run_timeline_free(&r->timeline);
 	memset(r, 0, sizeof(*r));
 }

@@ -12,6 +12,7 @@
 #include "hw/hw.h"
 #include "hw/machine.h"
 #include "kernel/kernel.h"
+#include "run/run_timeline.h"
 #include "policies/policy.h"
 #include "workloads/workload.h"
 
@@ -41,6 +42,8 @@ struct run_config {
 						 * seconds (to 0: to the end) */
 	uint64_t check_interval_us;	/* also check the invariants mid-run; 0: at the end only */
 	uint64_t check_every_ops;	/* or every so many slab operations; 0: not so */
+	uint64_t timeline_every_us;	/* a timeline row every so many simulated
+					 * microseconds (run_timeline.h); 0: none */
 	/* Optional: called every few milliseconds of wall time while the run
 	 * simulates (a terminal's progress line), and once with done = true. */
 	void (*progress)(const struct run_progress *p, void *arg);
@@ -60,6 +63,7 @@ struct run {
 	struct kernel k;
 	void *wstate;
 	struct workload_result res;
+	struct run_timeline timeline;
 	double wall_seconds;
 	double host_peak_rss_mb;	/* the process's peak resident memory, at the end */
 	bool built;		/* engine, hw, kernel exist */

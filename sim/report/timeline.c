@@ -1,0 +1,63 @@
+/* timeline.c - `slabsim run --timeline FILE`: the run's timeline rows
+ * (run/run_timeline.h) as a tab-separated table that gnuplot, awk or a
+ * spreadsheet reads: counts at each row's time, rates and shares over the
+ * interval since the row before. */
+#include "report.h"
+
+#include "report/outfile.h"
+
+/* a / b, 0 when b is 0. */
+static double ratio(double a, double b)
+{
+	return b > 0 ? a / b : 0;
+}
+
+/* One row: its counts, and what changed since `prev` (NULL: the first row). */
+static void print_row(FILE *f, const struct run *r, const struct timeline_row *row,
+		      const struct timeline_row *prev)
+{
+	double hz = r->m.ghz * 1e9;
+	double dt = prev ? (double)(row->cycles - prev->cycles) / hz : 0;
+	double cpu_cycles = dt * hz * r->eng.ncpus;
+	double busy = prev ? (double)(row->busy - prev->busy) : 0;
+	double busy_pct = 100 * ratio(busy, cpu_cycles);
+	/* the CPUs' clocks run a little ahead of the engine's: at most all of them */
+	fprintf(f, "%.6f\t%llu\t%.0f\t%llu\t%llu\t%.1f\t%.1f\t%.1f\t%.0f\t%.0f\t%.0f\t%llu\n",
+		(double)row->cycles / hz, (unsigned long long)row->done,
+		prev ? ratio((double)(row->done - prev->done), dt) : 0,
+		(unsigned long long)row->live, (unsigned long long)row->slab_pages,
+		busy_pct > 100 ? 100 : busy_pct,
+		prev ? 100 * ratio((double)(row->in_slab - prev->in_slab), busy) : 0,
+		prev ? 100 * ratio((double)(row->spin - prev->spin), busy) : 0,
+		prev ? ratio((double)(row->switches - prev->switches), dt) : 0,
+		prev ? ratio((double)(row->wakeups - prev->wakeups), dt) : 0,
+		prev ? ratio((double)(row->migrations - prev->migrations), dt) : 0,
+		(unsigned long long)row->exited);
+}
+
+int report_timeline_write(const char *path, const struct run *r, struct sim_err *err)
+{
+	struct out_file o;
+	FILE *f = out_open(&o, path, err);
+	if (!f)
+		return -1;
+	uint64_t done = 0, total = 0;
+	const char *unit = NULL;
+	if (r->wl->progress && r->wstate)
+		r->wl->progress(r->wstate, &done, &total, &unit);
+	if (!unit)
+		unit = "units";
+	fprintf(f, "# slabsim %s timeline: %s, policy %s, workload '%s', seed %llu; a row every "
+		"%g simulated ms (at the first engine tick after it)\n", SLABSIM_VERSION, r->m.name,
+		r->policy->name, r->cfg.workload, (unsigned long long)r->cfg.seed,
+		(double)r->cfg.timeline_every_us / 1e3);
+	fprintf(f, "# counts at the row's time; per_s, busy_pct over the interval since the row "
+		"before; allocator_pct and spin_pct as shares of that busy time\n");
+	fprintf(f, "# time_s\t%s\t%s_per_s\tlive_objects\tslab_pages\tbusy_pct\tallocator_pct\t"
+		"spin_pct\tswitches_per_s\twakeups_per_s\tmigrations_per_s\ttasks_exited\n", unit,
+		unit);
+	const struct run_timeline *tl = &r->timeline;
+	for (size_t i = 0; i < tl->nrows; i++)
+		print_row(f, r, &tl->rows[i], i ? &tl->rows[i - 1] : NULL);
+	return out_close(&o, !ferror(f), err);
+}

@@ -1,0 +1,43 @@
+/* run_timeline.h - a run over simulated time (slabsim run --timeline): the
+ * workload's progress, the objects and slab pages in use, the CPUs' busy,
+ * allocator and spinning shares and the scheduler's counts, a row every so
+ * many simulated milliseconds. Rows are taken where the engine already looks
+ * at the run (its tick, every ENGINE_TICK CPU switches), so asking for a
+ * timeline adds no event and changes no figure of the run. */
+#ifndef SIM_RUN_TIMELINE_H
+#define SIM_RUN_TIMELINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* What the run had done by a row's time (counts since the start). */
+struct timeline_row {
+	uint64_t cycles;		/* the engine's time */
+	uint64_t done;			/* the workload's units (messages) */
+	uint64_t live;			/* slab objects allocated and not freed, all caches */
+	uint64_t slab_pages;		/* pages the slab caches hold */
+	uint64_t busy, in_slab, spin;	/* CPU cycles: busy, of them in the allocator, spinning */
+	uint64_t switches, wakeups, migrations, exited;
+};
+
+struct run_timeline {
+	uint64_t every;			/* cycles between rows; 0: no timeline */
+	uint64_t next;			/* the next row is due at this time */
+	struct timeline_row *rows;
+	size_t nrows, cap;
+};
+
+struct run;
+
+/* Ask for a row every `every_us` simulated microseconds (0: none). */
+void run_timeline_init(struct run_timeline *tl, uint64_t every_us, double ghz);
+
+/* At the engine's tick: a row if one is due. */
+void run_timeline_tick(struct run *r);
+
+/* At the end of the run: its last row. */
+void run_timeline_end(struct run *r);
+
+void run_timeline_free(struct run_timeline *tl);
+
+#endif

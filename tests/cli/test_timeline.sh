@@ -1,0 +1,69 @@
+# test_timeline.sh - run --timeline: the run over simulated time, a row every
+# --timeline-every simulated ms, as a tab-separated table; the run's report
+# and JSON the same as without it; bad values answered with exit 2.
+. tests/cli/lib.sh
+HB='hackbench 20 process 100'	# 20 groups: 800000 messages
+strip() { sed -E '/"(wall_seconds|events_per_second|host_peak_rss_mb)":/d' "$1"; }
+
+"$SLABSIM" run -m tigerton -p slub -w "$HB" --json "$TMP/plain.json" > "$TMP/plain.out" ||
+	fail "run exited $?"
+"$SLABSIM" run -m tigerton -p slub -w "$HB" --json "$TMP/tl.json" --timeline "$TMP/tl.tsv" \
+	--timeline-every 20 > "$TMP/tl.out" || fail "run --timeline exited $?"
+strip "$TMP/plain.json" > "$TMP/a"
+strip "$TMP/tl.json" > "$TMP/b"
+cmp -s "$TMP/a" "$TMP/b" || fail "the JSON differs with --timeline"
+grep -v "of wall time" "$TMP/plain.out" > "$TMP/a"
+grep -v "of wall time" "$TMP/tl.out" > "$TMP/b"
+cmp -s "$TMP/a" "$TMP/b" || fail "the report differs with --timeline"
+
+# the table: three comment lines, then rows of 12 numbers; one row in each
+# 20 ms of simulated time that a tick reached (the last row: the run's end),
+# messages from 0 to all of them, shares between 0 and 100
+python3 - "$TMP/tl.tsv" "$TMP/tl.json" 20 <<'PY' || fail "the timeline table: $(head -5 "$TMP/tl.tsv")"
+import json, sys
+lines = open(sys.argv[1]).read().splitlines()
+run, every = json.load(open(sys.argv[2])), float(sys.argv[3]) / 1e3
+head = [l for l in lines if l.startswith("#")]
+rows = [[float(x) for x in l.split("\t")] for l in lines if not l.startswith("#")]
+assert len(head) == 3 and "tigerton, policy slub, workload 'hackbench 20 process 100'" in head[0]
+cols = head[2][2:].split("\t")
+assert cols[:3] == ["time_s", "messages", "messages_per_s"] and len(cols) == 12, cols
+assert all(len(r) == 12 for r in rows)
+assert len(rows) >= 10, len(rows)
+t = [r[0] for r in rows]
+slot = [int(x / every + 1e-9) for x in t[:-1]]
+assert t[0] == 0 and all(a < b for a, b in zip(slot, slot[1:])), t[:5]
+assert t[-1] > t[-2] and abs(t[-1] - run["result"]["sim_seconds"]) < 0.1, (t[-1], run["result"])
+done = [r[1] for r in rows]
+assert done == sorted(done) and done[0] == 0 and done[-1] == 800000, done[-3:]
+for r in rows[1:]:
+    assert all(0 <= r[i] <= 100 for i in (5, 6, 7)), r
+    assert r[5] > 0 or r[2] == 0, r
+# the rate over each interval is the messages done over it
+a, b = rows[3], rows[4]
+assert abs(b[2] - (b[1] - a[1]) / (b[0] - a[0])) <= 1 + 1e-3 * b[2], (a, b)
+# the allocator is busy while the messages flow: slab objects live mid-run
+assert max(r[3] for r in rows) > 0 and max(r[4] for r in rows) > 0
+PY
+
+# standard output: the table alone there, the report on stderr
+"$SLABSIM" run -m tigerton -p slub -w "$HB" --timeline - --timeline-every 50 > "$TMP/std.tsv" \
+	2> "$TMP/std.err" || fail "run --timeline - exited $?"
+head -1 "$TMP/std.tsv" | grep -q "^# slabsim .* timeline: tigerton" ||
+	fail "--timeline -: $(head -c 200 "$TMP/std.tsv")"
+grep -q "^Time: " "$TMP/std.err" || fail "--timeline -: no report on stderr"
+grep -q "^Time: " "$TMP/std.tsv" && fail "--timeline -: the report went to standard output"
+
+# bad values
+for v in 0 -5 abc 10ms 2000000; do
+	expect_exit 2 "run: --timeline-every $v: expected simulated milliseconds, 0.001..1000000" \
+		"$SLABSIM" run -m tigerton -p slub -w "$HB" --timeline "$TMP/x" --timeline-every "$v"
+done
+expect_exit 2 "run: --timeline-every needs --timeline FILE" \
+	"$SLABSIM" run -m tigerton -p slub -w "$HB" --timeline-every 10
+expect_exit 2 "cannot both go to standard output" \
+	"$SLABSIM" run -m tigerton -p slub -w "$HB" --timeline - --json -
+expect_exit 2 "cannot write $TMP/no/such/dir/t.tsv" \
+	"$SLABSIM" run -m tigerton -p slub -w "$HB" --timeline "$TMP/no/such/dir/t.tsv"
+[ -e "$TMP/x" ] && fail "a refused run wrote its timeline"
+finish

@@ -1,0 +1,154 @@
+/* test_run_timeline.c - the rows of `run --timeline` (sim/run/run_timeline.c):
+ * none unless asked; one at the start, then one at the first tick in each
+ * later interval (ticks inside an interval that already has its row add
+ * none, a tick that skips intervals adds one), one at the end unless a row
+ * was just taken then; each row holds the run's counts at its time: the
+ * workload's units, the live objects of every cache, the slab pages, the
+ * CPUs' busy, allocator and spin cycles and the scheduler's counts. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "run/run_core.h"
+
+static uint64_t units_done;
+
+static void fake_progress(const void *state, uint64_t *done, uint64_t *total, const char **unit)
+{
+	(void)state;
+	*done = units_done;
+	*total = 1000;
+	*unit = "messages";
+}
+
+static const struct workload fake_wl = { .name = "fake", .progress = fake_progress };
+
+/* A run with two caches and two CPUs, on a 1 GHz machine (a microsecond is
+ * 1000 cycles), asking for a row every `every_us`. */
+static struct run *fake_run(uint64_t every_us, struct kmem_cache *kc, struct kmem_cache **list,
+			    struct sim_cpu *cpus)
+{
+	struct run *r = calloc(1, sizeof(*r));
+	r->m.ghz = 1;
+	r->wl = &fake_wl;
+	r->wstate = r;
+	list[0] = &kc[0];
+	list[1] = &kc[1];
+	r->k.caches = list;
+	r->k.ncaches = 2;
+	r->eng.cpus = cpus;
+	r->eng.ncpus = 2;
+	run_timeline_init(&r->timeline, every_us, r->m.ghz);
+	return r;
+}
+
+static void test_no_rows_unless_asked(void **state)
+{
+	(void)state;
+	struct kmem_cache kc[2] = { 0 };
+	struct kmem_cache *list[2];
+	struct sim_cpu cpus[2] = { 0 };
+	struct run *r = fake_run(0, kc, list, cpus);
+	run_timeline_tick(r);
+	r->eng.now = 5000;
+	run_timeline_tick(r);
+	run_timeline_end(r);
+	assert_int_equal(r->timeline.nrows, 0);
+	run_timeline_free(&r->timeline);
+	free(r);
+}
+
+static void test_one_row_per_interval(void **state)
+{
+	(void)state;
+	struct kmem_cache kc[2] = { 0 };
+	struct kmem_cache *list[2];
+	struct sim_cpu cpus[2] = { 0 };
+	struct run *r = fake_run(10, kc, list, cpus);	/* every 10000 cycles */
+	static const uint64_t ticks[] = { 0, 3000, 9999, 10000, 12000, 25000, 61000, 69999 };
+	for (size_t i = 0; i < sizeof(ticks) / sizeof(ticks[0]); i++) {
+		r->eng.now = ticks[i];
+		run_timeline_tick(r);
+	}
+	static const uint64_t want[] = { 0, 10000, 25000, 61000 };
+	assert_int_equal(r->timeline.nrows, 4);
+	for (size_t i = 0; i < 4; i++)
+		assert_int_equal(r->timeline.rows[i].cycles, want[i]);
+	run_timeline_end(r);	/* the end, after the last row: a row of its own */
+	assert_int_equal(r->timeline.nrows, 5);
+	assert_int_equal(r->timeline.rows[4].cycles, 69999);
+	run_timeline_end(r);	/* at the last row's time: none */
+	assert_int_equal(r->timeline.nrows, 5);
+	run_timeline_free(&r->timeline);
+	assert_null(r->timeline.rows);
+	free(r);
+}
+
+static void test_row_holds_the_counts(void **state)
+{
+	(void)state;
+	struct kmem_cache kc[2] = { 0 };
+	struct kmem_cache *list[2];
+	struct sim_cpu cpus[2] = { 0 };
+	struct run *r = fake_run(1, kc, list, cpus);
+	units_done = 123;
+	kc[0].live = 40;
+	kc[1].live = 2;
+	r->k.pa.slab_pages = 7;
+	cpus[0].busy = 900, cpus[0].in_region = 500, cpus[0].spin = 300;
+	cpus[1].busy = 100, cpus[1].in_region = 50, cpus[1].spin = 0;
+	r->k.sched.context_switches = 11, r->k.sched.wakeups = 12, r->k.sched.migrations = 13;
+	r->k.sched.nr_exited = 3;
+	r->eng.now = 4242;
+	run_timeline_tick(r);
+	assert_int_equal(r->timeline.nrows, 1);
+	const struct timeline_row *row = &r->timeline.rows[0];
+	assert_int_equal(row->cycles, 4242);
+	assert_int_equal(row->done, 123);
+	assert_int_equal(row->live, 42);
+	assert_int_equal(row->slab_pages, 7);
+	assert_int_equal(row->busy, 1000);
+	assert_int_equal(row->in_slab, 550);
+	assert_int_equal(row->spin, 300);
+	assert_int_equal(row->switches, 11);
+	assert_int_equal(row->wakeups, 12);
+	assert_int_equal(row->migrations, 13);
+	assert_int_equal(row->exited, 3);
+	run_timeline_free(&r->timeline);
+	free(r);
+}
+
+/* Many rows: the table grows past its first allocation and keeps every row. */
+static void test_many_rows(void **state)
+{
+	(void)state;
+	struct kmem_cache kc[2] = { 0 };
+	struct kmem_cache *list[2];
+	struct sim_cpu cpus[2] = { 0 };
+	struct run *r = fake_run(1, kc, list, cpus);
+	for (uint64_t t = 0; t < 1000 * 1000; t += 1000) {
+		r->eng.now = t;
+		units_done = t / 1000;
+		run_timeline_tick(r);
+	}
+	assert_int_equal(r->timeline.nrows, 1000);
+	for (size_t i = 0; i < 1000; i++)
+		assert_int_equal(r->timeline.rows[i].done, i);
+	run_timeline_free(&r->timeline);
+	free(r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_no_rows_unless_asked),
+		cmocka_unit_test(test_one_row_per_interval),
+		cmocka_unit_test(test_row_holds_the_counts),
+		cmocka_unit_test(test_many_rows),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
