@@ -34,6 +34,8 @@ static void take_row(struct run *r, struct timeline_row *row)
 		row->in_slab += c->in_region;
 		row->spin += c->spin;
 	}
+	for (int i = 0; i < k->sched.ncpus; i++)
+		row->runnable += (uint64_t)k->sched.rq[i].nr_running;
 	row->switches = k->sched.context_switches;
 	row->wakeups = k->sched.wakeups;
 	row->migrations = k->sched.migrations;

@@ -1,7 +1,7 @@
 /* run_timeline.h - a run over simulated time (slabsim run --timeline): the
  * workload's progress, the objects and slab pages in use, the CPUs' busy,
- * allocator and spinning shares and the scheduler's counts, a row every so
- * many simulated milliseconds. Rows are taken where the engine already looks
+ * allocator and spinning shares, the runnable tasks and the scheduler's
+ * counts, a row every so many simulated milliseconds. Rows are taken where the engine already looks
  * at the run (its tick, every ENGINE_TICK CPU switches), so asking for a
  * timeline adds no event and changes no figure of the run. */
 #ifndef SIM_RUN_TIMELINE_H
@@ -17,6 +17,7 @@ struct timeline_row {
 	uint64_t live;			/* slab objects allocated and not freed, all caches */
 	uint64_t slab_pages;		/* pages the slab caches hold */
 	uint64_t busy, in_slab, spin;	/* CPU cycles: busy, of them in the allocator, spinning */
+	uint64_t runnable;		/* tasks running or queued to run, all CPUs */
 	uint64_t switches, wakeups, migrations, exited;
 };
 
