@@ -1,9 +1,10 @@
 /* run_timeline.h - a run over simulated time (slabsim run --timeline): the
  * workload's progress, the objects and slab pages in use, the CPUs' busy,
  * allocator and spinning shares, the runnable tasks and the scheduler's
- * counts, a row every so many simulated milliseconds. Rows are taken where the engine already looks
- * at the run (its tick, every ENGINE_TICK CPU switches), so asking for a
- * timeline adds no event and changes no figure of the run. */
+ * counts, a row every so many simulated milliseconds. Rows are taken where
+ * the engine already looks at the run (its tick, every ENGINE_TICK CPU
+ * switches), so asking for a timeline adds no event and changes no figure
+ * of the run. */
 #ifndef SIM_RUN_TIMELINE_H
 #define SIM_RUN_TIMELINE_H
 
