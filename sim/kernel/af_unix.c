@@ -192,8 +192,11 @@ static bool sock_alloc_send_skb(struct task *t, struct unix_sock *sk, unsigned i
 		/* sock_wait_for_wmem() */
 		prepare_to_wait(t, &sk->sk_sleep);
 		hw_read(k->hw, task_cpu(t), &sk->sk_line);
-		if (sk->sk_wmem_alloc >= sk->sk_sndbuf)
+		if (sk->sk_wmem_alloc >= sk->sk_sndbuf) {
+			k->unix_waiting.wmem++;
 			schedule(t);
+			k->unix_waiting.wmem--;
+		}
 		finish_wait(t, &sk->sk_sleep);
 	}
 }
@@ -277,8 +280,11 @@ static long unix_stream_recvmsg(struct task *t, struct unix_sock *sk, size_t siz
 			prepare_to_wait(t, &sk->sk_sleep);
 			bool empty = !sk->qlen;
 			hw_spin_unlock(k->hw, task_cpu(t), &sk->u_lock);
-			if (empty)
+			if (empty) {
+				k->unix_waiting.data++;
 				schedule(t);
+				k->unix_waiting.data--;
+			}
 			finish_wait(t, &sk->sk_sleep);
 			hw_atomic(k->hw, task_cpu(t), &sk->readlock_line);	/* mutex_lock */
 			continue;

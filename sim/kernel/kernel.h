@@ -78,6 +78,12 @@ struct kernel {
 					 * take (allocate_slab() passes them down);
 					 * GFP_KERNEL outside one */
 	int works_running;		/* delayed works in flight (they may yield) */
+	struct {			/* tasks in an AF_UNIX wait now, asleep or woken
+					 * and not yet run (run --timeline shows it;
+					 * the model never reads it) */
+		int wmem;		/* writers in sock_wait_for_wmem() */
+		int data;		/* readers in unix_stream_data_wait() */
+	} unix_waiting;
 	struct {			/* checks mid-run (slabsim run --check-interval) */
 		uint64_t every;		/* cycles between them; 0: none */
 		uint64_t due;		/* the next one, in simulated cycles */

@@ -22,14 +22,16 @@ static void print_row(FILE *f, const struct run *r, const struct timeline_row *r
 	double busy = prev ? (double)(row->busy - prev->busy) : 0;
 	double busy_pct = 100 * ratio(busy, cpu_cycles);
 	/* the CPUs' clocks run a little ahead of the engine's: at most all of them */
-	fprintf(f, "%.6f\t%llu\t%.0f\t%llu\t%llu\t%.1f\t%.1f\t%.1f\t%llu\t%.0f\t%.0f\t%.0f\t%llu\n",
+	fprintf(f, "%.6f\t%llu\t%.0f\t%llu\t%llu\t%.1f\t%.1f\t%.1f\t%llu\t%llu\t%llu\t%.0f\t%.0f\t%.0f\t"
+		"%llu\n",
 		(double)row->cycles / hz, (unsigned long long)row->done,
 		prev ? ratio((double)(row->done - prev->done), dt) : 0,
 		(unsigned long long)row->live, (unsigned long long)row->slab_pages,
 		busy_pct > 100 ? 100 : busy_pct,
 		prev ? 100 * ratio((double)(row->in_slab - prev->in_slab), busy) : 0,
 		prev ? 100 * ratio((double)(row->spin - prev->spin), busy) : 0,
-		(unsigned long long)row->runnable,
+		(unsigned long long)row->runnable, (unsigned long long)row->wait_wmem,
+		(unsigned long long)row->wait_data,
 		prev ? ratio((double)(row->switches - prev->switches), dt) : 0,
 		prev ? ratio((double)(row->wakeups - prev->wakeups), dt) : 0,
 		prev ? ratio((double)(row->migrations - prev->migrations), dt) : 0,
@@ -52,12 +54,13 @@ int report_timeline_write(const char *path, const struct run *r, struct sim_err 
 		"%g simulated ms (at the first engine tick after it)\n", SLABSIM_VERSION, r->m.name,
 		r->policy->name, r->cfg.workload, (unsigned long long)r->cfg.seed,
 		(double)r->cfg.timeline_every_us / 1e3);
-	fprintf(f, "# counts at the row's time (runnable: tasks running or queued to run); per_s, "
-		"busy_pct over the interval since the row before; allocator_pct and spin_pct as "
-		"shares of that busy time\n");
+	fprintf(f, "# counts at the row's time (runnable: tasks running or queued to run; "
+		"wait_wmem, wait_data: tasks in an AF_UNIX socket's wait for room to write, for "
+		"data to read, asleep or woken and not yet run); per_s, busy_pct over the interval since the row before; "
+		"allocator_pct and spin_pct as shares of that busy time\n");
 	fprintf(f, "# time_s\t%s\t%s_per_s\tlive_objects\tslab_pages\tbusy_pct\tallocator_pct\t"
-		"spin_pct\trunnable\tswitches_per_s\twakeups_per_s\tmigrations_per_s\t"
-		"tasks_exited\n", unit, unit);
+		"spin_pct\trunnable\twait_wmem\twait_data\tswitches_per_s\twakeups_per_s\t"
+		"migrations_per_s\ttasks_exited\n", unit, unit);
 	const struct run_timeline *tl = &r->timeline;
 	for (size_t i = 0; i < tl->nrows; i++)
 		print_row(f, r, &tl->rows[i], i ? &tl->rows[i - 1] : NULL);

@@ -36,6 +36,8 @@ static void take_row(struct run *r, struct timeline_row *row)
 	}
 	for (int i = 0; i < k->sched.ncpus; i++)
 		row->runnable += (uint64_t)k->sched.rq[i].nr_running;
+	row->wait_wmem = (uint64_t)k->unix_waiting.wmem;
+	row->wait_data = (uint64_t)k->unix_waiting.data;
 	row->switches = k->sched.context_switches;
 	row->wakeups = k->sched.wakeups;
 	row->migrations = k->sched.migrations;

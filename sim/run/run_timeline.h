@@ -1,7 +1,7 @@
 /* run_timeline.h - a run over simulated time (slabsim run --timeline): the
  * workload's progress, the objects and slab pages in use, the CPUs' busy,
- * allocator and spinning shares, the runnable tasks and the scheduler's
- * counts, a row every so many simulated milliseconds. Rows are taken where
+ * allocator and spinning shares, the runnable tasks, the tasks waiting on
+ * AF_UNIX sockets and the scheduler's counts, a row every so many simulated milliseconds. Rows are taken where
  * the engine already looks at the run (its tick, every ENGINE_TICK CPU
  * switches), so asking for a timeline adds no event and changes no figure
  * of the run. */
@@ -19,6 +19,9 @@ struct timeline_row {
 	uint64_t slab_pages;		/* pages the slab caches hold */
 	uint64_t busy, in_slab, spin;	/* CPU cycles: busy, of them in the allocator, spinning */
 	uint64_t runnable;		/* tasks running or queued to run, all CPUs */
+	uint64_t wait_wmem, wait_data;	/* tasks in an AF_UNIX socket's wait for room
+					 * to write, for data (asleep, or woken and
+					 * not yet run) */
 	uint64_t switches, wakeups, migrations, exited;
 };
 

@@ -16,7 +16,7 @@ grep -v "of wall time" "$TMP/plain.out" > "$TMP/a"
 grep -v "of wall time" "$TMP/tl.out" > "$TMP/b"
 cmp -s "$TMP/a" "$TMP/b" || fail "the report differs with --timeline"
 
-# the table: three comment lines, then rows of 13 numbers; one row in each
+# the table: three comment lines, then rows of 15 numbers; one row in each
 # 20 ms of simulated time that a tick reached (the last row: the run's end),
 # messages from 0 to all of them, shares between 0 and 100
 python3 - "$TMP/tl.tsv" "$TMP/tl.json" 20 <<'PY' || fail "the timeline table: $(head -5 "$TMP/tl.tsv")"
@@ -27,8 +27,8 @@ head = [l for l in lines if l.startswith("#")]
 rows = [[float(x) for x in l.split("\t")] for l in lines if not l.startswith("#")]
 assert len(head) == 3 and "tigerton, policy slub, workload 'hackbench 20 process 100'" in head[0]
 cols = head[2][2:].split("\t")
-assert cols[:3] == ["time_s", "messages", "messages_per_s"] and len(cols) == 13, cols
-assert cols[8] == "runnable" and all(len(r) == 13 for r in rows)
+assert cols[:3] == ["time_s", "messages", "messages_per_s"] and len(cols) == 15, cols
+assert cols[8:11] == ["runnable", "wait_wmem", "wait_data"] and all(len(r) == 15 for r in rows)
 assert len(rows) >= 10, len(rows)
 t = [r[0] for r in rows]
 slot = [int(x / every + 1e-9) for x in t[:-1]]
@@ -46,6 +46,10 @@ assert abs(b[2] - (b[1] - a[1]) / (b[0] - a[0])) <= 1 + 1e-3 * b[2], (a, b)
 # at most the workload's 800 tasks (and its parent) run, none once all exited
 assert max(r[3] for r in rows) > 0 and max(r[4] for r in rows) > 0
 assert 0 < max(r[8] for r in rows) <= 801 and rows[-1][8] == 0, [r[8] for r in rows]
+# writers and readers in their sockets' waits: some of the 400 of each at
+# times, none at the end
+assert 0 < max(r[9] for r in rows) <= 400 and 0 < max(r[10] for r in rows) <= 400
+assert rows[-1][9] == rows[-1][10] == 0
 PY
 
 # standard output: the table alone there, the report on stderr

@@ -4,8 +4,8 @@
  * none, a tick that skips intervals adds one), one at the end unless a row
  * was just taken then; each row holds the run's counts at its time: the
  * workload's units, the live objects of every cache, the slab pages, the
- * CPUs' busy, allocator and spin cycles, the runnable tasks and the
- * scheduler's counts. */
+ * CPUs' busy, allocator and spin cycles, the runnable tasks, those waiting
+ * on AF_UNIX sockets and the scheduler's counts. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -105,6 +105,8 @@ static void test_row_holds_the_counts(void **state)
 	struct rq rq[2] = { { .nr_running = 5 }, { .nr_running = 2 } };
 	r->k.sched.rq = rq;
 	r->k.sched.ncpus = 2;
+	r->k.unix_waiting.wmem = 4;
+	r->k.unix_waiting.data = 9;
 	r->k.sched.context_switches = 11, r->k.sched.wakeups = 12, r->k.sched.migrations = 13;
 	r->k.sched.nr_exited = 3;
 	r->eng.now = 4242;
@@ -119,6 +121,8 @@ static void test_row_holds_the_counts(void **state)
 	assert_int_equal(row->in_slab, 550);
 	assert_int_equal(row->spin, 300);
 	assert_int_equal(row->runnable, 7);
+	assert_int_equal(row->wait_wmem, 4);
+	assert_int_equal(row->wait_data, 9);
 	assert_int_equal(row->switches, 11);
 	assert_int_equal(row->wakeups, 12);
 	assert_int_equal(row->migrations, 13);
