@@ -156,16 +156,24 @@ static int check_count(const char *cmd, const char *opt, const char *what, const
 	return 0;
 }
 
-/* trace record's --from / --to SEC: simulated seconds, finite and not negative. */
-static int window_opt(const char *opt, const char *arg, double *out)
+/* The whole string as a finite decimal number in [lo, hi]; -1 if it is not one. */
+static int parse_in_range(const char *s, double lo, double hi, double *out)
 {
 	char *end;
 	errno = 0;
-	double v = strtod(arg, &end);
-	if (!*arg || *end || errno || !(v >= 0) || !isfinite(v))
+	double v = strtod(s, &end);
+	if (!*s || *end || errno || !isfinite(v) || !(v >= lo && v <= hi))
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* trace record's --from / --to SEC: simulated seconds, finite and not negative. */
+static int window_opt(const char *opt, const char *arg, double *out)
+{
+	if (parse_in_range(arg, 0, HUGE_VAL, out) < 0)
 		return cli_usage_error("trace record: %s %s: expected simulated seconds (0 or "
 				       "more, like 2.5)", opt, arg);
-	*out = v;
 	return 0;
 }
 
@@ -173,13 +181,9 @@ static int window_opt(const char *opt, const char *arg, double *out)
  * microsecond) and at most 10^6. */
 static int timeline_every_opt(const char *cmd, const char *arg, double *out)
 {
-	char *end;
-	errno = 0;
-	double v = strtod(arg, &end);
-	if (!*arg || *end || errno || !(v >= 0.001 && v <= 1e6))
+	if (parse_in_range(arg, 0.001, 1e6, out) < 0)
 		return cli_usage_error("%s: --timeline-every %s: expected simulated milliseconds, "
 				       "0.001..1000000 (like 100 or 2.5)", cmd, arg);
-	*out = v;
 	return 0;
 }
 
