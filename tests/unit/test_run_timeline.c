@@ -29,47 +29,56 @@ static void fake_progress(const void *state, uint64_t *done, uint64_t *total, co
 static const struct workload fake_wl = { .name = "fake", .progress = fake_progress };
 
 /* A run with two caches and two CPUs, on a 1 GHz machine (a microsecond is
- * 1000 cycles), asking for a row every `every_us`. */
-static struct run *fake_run(uint64_t every_us, struct kmem_cache *kc, struct kmem_cache **list,
-			    struct sim_cpu *cpus)
+ * 1000 cycles), asking for a row every `every_us`; its caches, their list
+ * and its CPUs live beside it. */
+struct fake {
+	struct run r;
+	struct kmem_cache kc[2];
+	struct kmem_cache *list[2];
+	struct sim_cpu cpus[2];
+};
+
+static struct run *fake_run(uint64_t every_us)
 {
-	struct run *r = calloc(1, sizeof(*r));
+	struct fake *f = calloc(1, sizeof(*f));
+	struct run *r = &f->r;
 	r->m.ghz = 1;
 	r->wl = &fake_wl;
 	r->wstate = r;
-	list[0] = &kc[0];
-	list[1] = &kc[1];
-	r->k.caches = list;
+	f->list[0] = &f->kc[0];
+	f->list[1] = &f->kc[1];
+	r->k.caches = f->list;
 	r->k.ncaches = 2;
-	r->eng.cpus = cpus;
+	r->eng.cpus = f->cpus;
 	r->eng.ncpus = 2;
 	run_timeline_init(&r->timeline, every_us, r->m.ghz);
 	return r;
 }
 
+/* Free the rows and the fake run. */
+static void fake_free(struct run *r)
+{
+	run_timeline_free(&r->timeline);
+	assert_null(r->timeline.rows);
+	free(r);	/* the struct fake: r is its first member */
+}
+
 static void test_no_rows_unless_asked(void **state)
 {
 	(void)state;
-	struct kmem_cache kc[2] = { 0 };
-	struct kmem_cache *list[2];
-	struct sim_cpu cpus[2] = { 0 };
-	struct run *r = fake_run(0, kc, list, cpus);
+	struct run *r = fake_run(0);
 	run_timeline_tick(r);
 	r->eng.now = 5000;
 	run_timeline_tick(r);
 	run_timeline_end(r);
 	assert_int_equal(r->timeline.nrows, 0);
-	run_timeline_free(&r->timeline);
-	free(r);
+	fake_free(r);
 }
 
 static void test_one_row_per_interval(void **state)
 {
 	(void)state;
-	struct kmem_cache kc[2] = { 0 };
-	struct kmem_cache *list[2];
-	struct sim_cpu cpus[2] = { 0 };
-	struct run *r = fake_run(10, kc, list, cpus);	/* every 10000 cycles */
+	struct run *r = fake_run(10);	/* every 10000 cycles */
 	static const uint64_t ticks[] = { 0, 3000, 9999, 10000, 12000, 25000, 61000, 69999 };
 	for (size_t i = 0; i < sizeof(ticks) / sizeof(ticks[0]); i++) {
 		r->eng.now = ticks[i];
@@ -84,24 +93,20 @@ static void test_one_row_per_interval(void **state)
 	assert_int_equal(r->timeline.rows[4].cycles, 69999);
 	run_timeline_end(r);	/* at the last row's time: none */
 	assert_int_equal(r->timeline.nrows, 5);
-	run_timeline_free(&r->timeline);
-	assert_null(r->timeline.rows);
-	free(r);
+	fake_free(r);
 }
 
 static void test_row_holds_the_counts(void **state)
 {
 	(void)state;
-	struct kmem_cache kc[2] = { 0 };
-	struct kmem_cache *list[2];
-	struct sim_cpu cpus[2] = { 0 };
-	struct run *r = fake_run(1, kc, list, cpus);
+	struct run *r = fake_run(1);
 	units_done = 123;
-	kc[0].live = 40;
-	kc[1].live = 2;
+	struct fake *f = (struct fake *)r;
+	f->kc[0].live = 40;
+	f->kc[1].live = 2;
 	r->k.pa.slab_pages = 7;
-	cpus[0].busy = 900, cpus[0].in_region = 500, cpus[0].spin = 300;
-	cpus[1].busy = 100, cpus[1].in_region = 50, cpus[1].spin = 0;
+	f->cpus[0].busy = 900, f->cpus[0].in_region = 500, f->cpus[0].spin = 300;
+	f->cpus[1].busy = 100, f->cpus[1].in_region = 50, f->cpus[1].spin = 0;
 	struct rq rq[2] = { { .nr_running = 5 }, { .nr_running = 2 } };
 	r->k.sched.rq = rq;
 	r->k.sched.ncpus = 2;
@@ -127,18 +132,14 @@ static void test_row_holds_the_counts(void **state)
 	assert_int_equal(row->wakeups, 12);
 	assert_int_equal(row->migrations, 13);
 	assert_int_equal(row->exited, 3);
-	run_timeline_free(&r->timeline);
-	free(r);
+	fake_free(r);
 }
 
 /* Many rows: the table grows past its first allocation and keeps every row. */
 static void test_many_rows(void **state)
 {
 	(void)state;
-	struct kmem_cache kc[2] = { 0 };
-	struct kmem_cache *list[2];
-	struct sim_cpu cpus[2] = { 0 };
-	struct run *r = fake_run(1, kc, list, cpus);
+	struct run *r = fake_run(1);
 	for (uint64_t t = 0; t < 1000 * 1000; t += 1000) {
 		r->eng.now = t;
 		units_done = t / 1000;
@@ -147,8 +148,7 @@ static void test_many_rows(void **state)
 	assert_int_equal(r->timeline.nrows, 1000);
 	for (size_t i = 0; i < 1000; i++)
 		assert_int_equal(r->timeline.rows[i].done, i);
-	run_timeline_free(&r->timeline);
-	free(r);
+	fake_free(r);
 }
 
 int main(void)
