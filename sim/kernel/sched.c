@@ -17,6 +17,20 @@ static void update_avg(uint64_t *avg, uint64_t sample)
 
 /* --- switching --- */
 
+/* sched_info_arrive(): a task switched in after waiting in a run queue adds
+ * its wait to run_delay (schedstats; counted, never charged). */
+static void sched_info_arrive(struct sched *s, struct task *t, uint64_t now)
+{
+	uint64_t delay = now > t->last_queued ? now - t->last_queued : 0;
+	s->run_delay += delay;
+	s->pcount++;
+	if (t->woken) {
+		s->wake_delay += delay;
+		s->wake_pcount++;
+		t->woken = false;
+	}
+}
+
 /* finish_task_switch(): in the task switched to, release the run queue's
  * lock held across the switch, and free the stack of a task that exited. */
 void finish_task_switch(struct sched *s, struct task *t)
@@ -49,6 +63,8 @@ void context_switch(struct sched *s, struct rq *rq, struct sim_cpu *cpu,
 	next->on_cpu = true;
 	next->cpu = cpu->id;
 	next->exec_start = cpu->clock;
+	if (next != rq->idle)
+		sched_info_arrive(s, next, cpu->clock);
 	rq->curr = next;
 	rq->slice_end = cpu->clock + sched_slice(s, rq);
 	rq->nr_switches++;
@@ -82,6 +98,7 @@ void schedule(struct task *prev)
 			prev->nvcsw++;
 		} else {				/* preempted: back in the queue */
 			prev->on_rq = true;
+			sched_info_queued(prev, cpu->clock, false);
 			heap_push(rq, prev);
 			prev->nivcsw++;
 		}
@@ -218,6 +235,7 @@ bool try_to_wake_up(struct task *waker, struct task *p, bool sync)
 				s->wakeups_migrate++;	/* se.nr_wakeups_migrate */
 				prq = trq;
 			}
+			sched_info_queued(p, cpu->clock, true);
 			enqueue_sleeper(s, trq, p);
 			check_preempt(s, trq, p, cpu->clock);
 		}

@@ -68,6 +68,9 @@ struct task {
 	struct list_head wait_entry;	/* on a wait queue */
 	struct wait_queue_head *waitq;
 	uint64_t nvcsw, nivcsw;		/* voluntary / involuntary switches */
+	uint64_t last_queued;		/* sched_info's last_queued: when it last
+					 * joined a run queue to wait for a CPU */
+	bool woken;			/* it waits because a wake-up queued it */
 };
 
 struct rq {
@@ -116,6 +119,10 @@ struct sched {
 		cost_fork_thread, cost_exit, cost_balance, cost_idle_exit, switch_cold_lines;
 	uint64_t nr_tasks, nr_exited, context_switches, wakeups, migrations;
 	uint64_t wakeups_sync, wakeups_migrate;	/* schedstats' nr_wakeups_{sync,migrate} */
+	/* schedstats' run_delay and pcount over all tasks: the cycles tasks
+	 * waited in a run queue and the times they were switched in after a
+	 * wait; and the same for the waits that began with a wake-up */
+	uint64_t run_delay, pcount, wake_delay, wake_pcount;
 	struct task **all;		/* every task created, for the end of the run */
 	int nall, all_cap;
 };

@@ -16,6 +16,14 @@ struct task *heap_pop(struct rq *rq);
 void update_curr(struct rq *rq, uint64_t now);
 uint64_t sched_slice(const struct sched *s, const struct rq *rq);
 
+/* sched_info_queued(): the task joins a run queue at `now` to wait for a
+ * CPU (schedstats' last_queued); `woken`: a wake-up put it there. */
+static inline void sched_info_queued(struct task *t, uint64_t now, bool woken)
+{
+	t->last_queued = now;
+	t->woken = woken;
+}
+
 /* sched.c */
 void finish_task_switch(struct sched *s, struct task *t);
 void context_switch(struct sched *s, struct rq *rq, struct sim_cpu *cpu,

@@ -112,6 +112,7 @@ static struct task *do_task_create(struct sched *s, struct task *creator, task_f
 	t->cpu = target;
 	t->vruntime = rq->min_vruntime + sched_slice(s, rq);	/* START_DEBIT */
 	t->on_rq = true;
+	sched_info_queued(t, cpu->clock, false);
 	heap_push(rq, t);
 	rq->nr_running++;
 	check_preempt(s, rq, t, cpu->clock);

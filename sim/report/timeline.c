@@ -21,9 +21,10 @@ static void print_row(FILE *f, const struct run *r, const struct timeline_row *r
 	double cpu_cycles = dt * hz * r->eng.ncpus;
 	double busy = prev ? (double)(row->busy - prev->busy) : 0;
 	double busy_pct = 100 * ratio(busy, cpu_cycles);
+	double ms = hz / 1e3;
 	/* the CPUs' clocks run a little ahead of the engine's: at most all of them */
 	fprintf(f, "%.6f\t%llu\t%.0f\t%llu\t%llu\t%.1f\t%.1f\t%.1f\t%llu\t%llu\t%llu\t%.0f\t%.0f\t%.0f\t"
-		"%llu\n",
+		"%llu\t%.3f\t%.3f\n",
 		(double)row->cycles / hz, (unsigned long long)row->done,
 		prev ? ratio((double)(row->done - prev->done), dt) : 0,
 		(unsigned long long)row->live, (unsigned long long)row->slab_pages,
@@ -35,7 +36,11 @@ static void print_row(FILE *f, const struct run *r, const struct timeline_row *r
 		prev ? ratio((double)(row->switches - prev->switches), dt) : 0,
 		prev ? ratio((double)(row->wakeups - prev->wakeups), dt) : 0,
 		prev ? ratio((double)(row->migrations - prev->migrations), dt) : 0,
-		(unsigned long long)row->exited);
+		(unsigned long long)row->exited,
+		prev ? ratio((double)(row->run_delay - prev->run_delay) / ms,
+			     (double)(row->pcount - prev->pcount)) : 0,
+		prev ? ratio((double)(row->wake_delay - prev->wake_delay) / ms,
+			     (double)(row->wake_pcount - prev->wake_pcount)) : 0);
 }
 
 int report_timeline_write(const char *path, const struct run *r, struct sim_err *err)
@@ -57,10 +62,12 @@ int report_timeline_write(const char *path, const struct run *r, struct sim_err 
 	fprintf(f, "# counts at the row's time (runnable: tasks running or queued to run; "
 		"wait_wmem, wait_data: tasks in an AF_UNIX socket's wait for room to write, for "
 		"data to read, asleep or woken and not yet run); per_s, busy_pct over the interval since the row before; "
-		"allocator_pct and spin_pct as shares of that busy time\n");
+		"allocator_pct and spin_pct as shares of that busy time; queue_wait_ms: the mean wait in a run "
+		"queue of the tasks switched in over the interval (schedstats' run_delay / pcount), "
+		"wakeup_wait_ms: the same for the waits a wake-up began\n");
 	fprintf(f, "# time_s\t%s\t%s_per_s\tlive_objects\tslab_pages\tbusy_pct\tallocator_pct\t"
 		"spin_pct\trunnable\twait_wmem\twait_data\tswitches_per_s\twakeups_per_s\t"
-		"migrations_per_s\ttasks_exited\n", unit, unit);
+		"migrations_per_s\ttasks_exited\tqueue_wait_ms\twakeup_wait_ms\n", unit, unit);
 	const struct run_timeline *tl = &r->timeline;
 	for (size_t i = 0; i < tl->nrows; i++)
 		print_row(f, r, &tl->rows[i], i ? &tl->rows[i - 1] : NULL);

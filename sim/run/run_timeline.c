@@ -42,6 +42,10 @@ static void take_row(struct run *r, struct timeline_row *row)
 	row->wakeups = k->sched.wakeups;
 	row->migrations = k->sched.migrations;
 	row->exited = k->sched.nr_exited;
+	row->run_delay = k->sched.run_delay;
+	row->pcount = k->sched.pcount;
+	row->wake_delay = k->sched.wake_delay;
+	row->wake_pcount = k->sched.wake_pcount;
 }
 
 /* Append the run's counts now. */

@@ -1,7 +1,8 @@
 /* run_timeline.h - a run over simulated time (slabsim run --timeline): the
  * workload's progress, the objects and slab pages in use, the CPUs' busy,
  * allocator and spinning shares, the runnable tasks, the tasks waiting on
- * AF_UNIX sockets and the scheduler's counts, a row every so many simulated milliseconds. Rows are taken where
+ * AF_UNIX sockets and the scheduler's counts and run-queue waits, a row every
+ * so many simulated milliseconds. Rows are taken where
  * the engine already looks at the run (its tick, every ENGINE_TICK CPU
  * switches), so asking for a timeline adds no event and changes no figure
  * of the run. */
@@ -23,6 +24,8 @@ struct timeline_row {
 					 * to write, for data (asleep, or woken and
 					 * not yet run) */
 	uint64_t switches, wakeups, migrations, exited;
+	uint64_t run_delay, pcount;	/* schedstats: cycles waited in run queues, switch-ins */
+	uint64_t wake_delay, wake_pcount;	/* of them, the waits a wake-up began */
 };
 
 struct run_timeline {

@@ -16,7 +16,7 @@ grep -v "of wall time" "$TMP/plain.out" > "$TMP/a"
 grep -v "of wall time" "$TMP/tl.out" > "$TMP/b"
 cmp -s "$TMP/a" "$TMP/b" || fail "the report differs with --timeline"
 
-# the table: three comment lines, then rows of 15 numbers; one row in each
+# the table: three comment lines, then rows of 17 numbers; one row in each
 # 20 ms of simulated time that a tick reached (the last row: the run's end),
 # messages from 0 to all of them, shares between 0 and 100
 python3 - "$TMP/tl.tsv" "$TMP/tl.json" 20 <<'PY' || fail "the timeline table: $(head -5 "$TMP/tl.tsv")"
@@ -27,8 +27,9 @@ head = [l for l in lines if l.startswith("#")]
 rows = [[float(x) for x in l.split("\t")] for l in lines if not l.startswith("#")]
 assert len(head) == 3 and "tigerton, policy slub, workload 'hackbench 20 process 100'" in head[0]
 cols = head[2][2:].split("\t")
-assert cols[:3] == ["time_s", "messages", "messages_per_s"] and len(cols) == 15, cols
-assert cols[8:11] == ["runnable", "wait_wmem", "wait_data"] and all(len(r) == 15 for r in rows)
+assert cols[:3] == ["time_s", "messages", "messages_per_s"] and len(cols) == 17, cols
+assert cols[8:11] == ["runnable", "wait_wmem", "wait_data"] and all(len(r) == 17 for r in rows)
+assert cols[15:] == ["queue_wait_ms", "wakeup_wait_ms"], cols
 assert len(rows) >= 10, len(rows)
 t = [r[0] for r in rows]
 slot = [int(x / every + 1e-9) for x in t[:-1]]
@@ -50,6 +51,16 @@ assert 0 < max(r[8] for r in rows) <= 801 and rows[-1][8] == 0, [r[8] for r in r
 # times, none at the end
 assert 0 < max(r[9] for r in rows) <= 400 and 0 < max(r[10] for r in rows) <= 400
 assert rows[-1][9] == rows[-1][10] == 0
+# run-queue waits: Little's law over the run, the tasks queued (runnable
+# beyond the 16 CPUs) against switch-ins a second times their mean wait;
+# every switch-in here comes after a wait of some kind
+assert all(r[15] >= 0 and r[16] >= 0 for r in rows) and max(r[16] for r in rows) > 0
+queued = waited = 0
+for a, b in zip(rows, rows[1:]):
+    dt = b[0] - a[0]
+    queued += dt * max(0, (a[8] + b[8]) / 2 - 16)
+    waited += dt * b[11] * b[15] / 1e3
+assert 0.8 < waited / queued < 1.25, (waited, queued)
 PY
 
 # standard output: the table alone there, the report on stderr

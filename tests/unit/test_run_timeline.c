@@ -114,6 +114,8 @@ static void test_row_holds_the_counts(void **state)
 	r->k.unix_waiting.data = 9;
 	r->k.sched.context_switches = 11, r->k.sched.wakeups = 12, r->k.sched.migrations = 13;
 	r->k.sched.nr_exited = 3;
+	r->k.sched.run_delay = 1000, r->k.sched.pcount = 14;
+	r->k.sched.wake_delay = 600, r->k.sched.wake_pcount = 5;
 	r->eng.now = 4242;
 	run_timeline_tick(r);
 	assert_int_equal(r->timeline.nrows, 1);
@@ -132,6 +134,10 @@ static void test_row_holds_the_counts(void **state)
 	assert_int_equal(row->wakeups, 12);
 	assert_int_equal(row->migrations, 13);
 	assert_int_equal(row->exited, 3);
+	assert_int_equal(row->run_delay, 1000);
+	assert_int_equal(row->pcount, 14);
+	assert_int_equal(row->wake_delay, 600);
+	assert_int_equal(row->wake_pcount, 5);
 	fake_free(r);
 }
 
