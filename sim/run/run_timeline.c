@@ -48,6 +48,50 @@ static void take_row(struct run *r, struct timeline_row *row)
 	row->wake_pcount = k->sched.wake_pcount;
 }
 
+/* A class's counts at the last row (zero if it is new since, or if its
+ * counts are below them: a class freed and another made in its place). */
+static struct timeline_lock last_counts(const struct run_timeline *tl,
+					const struct hw_lock_class *c)
+{
+	for (size_t i = 0; i < tl->nlocks; i++) {
+		const struct timeline_lock *l = &tl->locks[i];
+		if (l->cls == c && c->acquisitions >= l->acq && c->contentions >= l->con &&
+		    c->wait_total >= l->wait && c->hold_total >= l->hold)
+			return *l;
+	}
+	return (struct timeline_lock){ .cls = c };
+}
+
+/* The lock class waited on most since the last row (then the most taken,
+ * then by name, as the report's lock table orders them) into `row`; every
+ * class's counts kept for the next row. */
+static void take_hottest_lock(struct run *r, struct timeline_row *row)
+{
+	struct run_timeline *tl = &r->timeline;
+	const struct hw *hw = &r->hw;
+	struct timeline_lock *now = xmalloc(((size_t)hw->nclasses + 1) * sizeof(*now));
+	size_t n = 0;
+	for (const struct hw_lock_class *c = hw->classes; c; c = c->next) {
+		struct timeline_lock was = last_counts(tl, c);
+		uint64_t acq = c->acquisitions - was.acq, wait = c->wait_total - was.wait;
+		int better = !row->lock[0] ? acq > 0 :
+			wait != row->lock_wait ? wait > row->lock_wait :
+			acq != row->lock_acq ? acq > row->lock_acq : strcmp(c->name, row->lock) < 0;
+		if (better) {
+			snprintf(row->lock, sizeof(row->lock), "%s", c->name);
+			row->lock_acq = acq;
+			row->lock_con = c->contentions - was.con;
+			row->lock_wait = wait;
+			row->lock_hold = c->hold_total - was.hold;
+		}
+		now[n++] = (struct timeline_lock){ c, c->acquisitions, c->contentions,
+						   c->wait_total, c->hold_total };
+	}
+	free(tl->locks);
+	tl->locks = now;
+	tl->nlocks = n;
+}
+
 /* Append the run's counts now. */
 static void add_row(struct run *r)
 {
@@ -56,7 +100,9 @@ static void add_row(struct run *r)
 		tl->cap = tl->cap ? 2 * tl->cap : 256;
 		tl->rows = xrealloc(tl->rows, tl->cap * sizeof(*tl->rows));
 	}
-	take_row(r, &tl->rows[tl->nrows++]);
+	struct timeline_row *row = &tl->rows[tl->nrows++];
+	take_row(r, row);
+	take_hottest_lock(r, row);
 }
 
 void run_timeline_tick(struct run *r)
@@ -78,5 +124,6 @@ void run_timeline_end(struct run *r)
 void run_timeline_free(struct run_timeline *tl)
 {
 	free(tl->rows);
+	free(tl->locks);
 	memset(tl, 0, sizeof(*tl));
 }

@@ -1,8 +1,8 @@
 /* run_timeline.h - a run over simulated time (slabsim run --timeline): the
  * workload's progress, the objects and slab pages in use, the CPUs' busy,
  * allocator and spinning shares, the runnable tasks, the tasks waiting on
- * AF_UNIX sockets and the scheduler's counts and run-queue waits, a row every
- * so many simulated milliseconds. Rows are taken where
+ * AF_UNIX sockets, the scheduler's counts and run-queue waits and the lock
+ * waited on most, a row every so many simulated milliseconds. Rows are taken where
  * the engine already looks at the run (its tick, every ENGINE_TICK CPU
  * switches), so asking for a timeline adds no event and changes no figure
  * of the run. */
@@ -26,6 +26,17 @@ struct timeline_row {
 	uint64_t switches, wakeups, migrations, exited;
 	uint64_t run_delay, pcount;	/* schedstats: cycles waited in run queues, switch-ins */
 	uint64_t wake_delay, wake_pcount;	/* of them, the waits a wake-up began */
+	/* the lock class waited on most since the row before (lock_stat's
+	 * counts over the interval): its name ("" if no lock was taken),
+	 * acquisitions, contentions, cycles waited and held */
+	char lock[64];
+	uint64_t lock_acq, lock_con, lock_wait, lock_hold;
+};
+
+/* A lock class's lock_stat counts when the last row was taken. */
+struct timeline_lock {
+	const struct hw_lock_class *cls;
+	uint64_t acq, con, wait, hold;
 };
 
 struct run_timeline {
@@ -33,6 +44,8 @@ struct run_timeline {
 	uint64_t next;			/* the next row is due at this time */
 	struct timeline_row *rows;
 	size_t nrows, cap;
+	struct timeline_lock *locks;	/* every class's counts at the last row */
+	size_t nlocks;
 };
 
 struct run;

@@ -5,7 +5,8 @@
  * was just taken then; each row holds the run's counts at its time: the
  * workload's units, the live objects of every cache, the slab pages, the
  * CPUs' busy, allocator and spin cycles, the runnable tasks, those waiting
- * on AF_UNIX sockets and the scheduler's counts. */
+ * on AF_UNIX sockets and the scheduler's counts; and the lock class waited
+ * on most since the row before, with its counts over that interval. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -141,6 +142,56 @@ static void test_row_holds_the_counts(void **state)
 	fake_free(r);
 }
 
+/* Set a lock class's lock_stat counts. */
+static void set_class(struct hw_lock_class *c, uint64_t acq, uint64_t con, uint64_t wait,
+		      uint64_t hold)
+{
+	c->acquisitions = acq, c->contentions = con, c->wait_total = wait, c->hold_total = hold;
+}
+
+/* The lock of a row is the one waited on most over its interval, not over
+ * the run: a class that waited long before and little since gives way. */
+static void test_hottest_lock_of_the_interval(void **state)
+{
+	(void)state;
+	struct run *r = fake_run(10);
+	struct hw_lock_class a = { .name = "a" }, b = { .name = "b" }, c = { .name = "c" };
+	a.next = &b, b.next = &c;
+	r->hw.classes = &a;
+	r->hw.nclasses = 3;
+	set_class(&a, 100, 50, 9000, 700);	/* at the first row: a waited most */
+	set_class(&b, 10, 1, 10, 20);
+	run_timeline_tick(r);
+	assert_string_equal(r->timeline.rows[0].lock, "a");
+	assert_int_equal(r->timeline.rows[0].lock_wait, 9000);
+	set_class(&a, 110, 51, 9100, 770);	/* since: a waited 100, b 500 */
+	set_class(&b, 60, 31, 510, 420);
+	set_class(&c, 5, 0, 0, 5);
+	r->eng.now = 10000;
+	run_timeline_tick(r);
+	const struct timeline_row *row = &r->timeline.rows[1];
+	assert_string_equal(row->lock, "b");
+	assert_int_equal(row->lock_acq, 50);
+	assert_int_equal(row->lock_con, 30);
+	assert_int_equal(row->lock_wait, 500);
+	assert_int_equal(row->lock_hold, 400);
+	/* nobody waits: the most taken; a class's counts below the last row's
+	 * (freed, another in its place) count from zero */
+	set_class(&a, 120, 51, 9100, 780);
+	set_class(&b, 3, 0, 0, 3);
+	r->eng.now = 20000;
+	run_timeline_tick(r);
+	row = &r->timeline.rows[2];
+	assert_string_equal(row->lock, "a");
+	assert_int_equal(row->lock_acq, 10);
+	assert_int_equal(row->lock_wait, 0);
+	r->hw.classes = NULL;	/* nothing taken since: no lock */
+	r->eng.now = 30000;
+	run_timeline_tick(r);
+	assert_string_equal(r->timeline.rows[3].lock, "");
+	fake_free(r);
+}
+
 /* Many rows: the table grows past its first allocation and keeps every row. */
 static void test_many_rows(void **state)
 {
@@ -163,6 +214,7 @@ int main(void)
 		cmocka_unit_test(test_no_rows_unless_asked),
 		cmocka_unit_test(test_one_row_per_interval),
 		cmocka_unit_test(test_row_holds_the_counts),
+		cmocka_unit_test(test_hottest_lock_of_the_interval),
 		cmocka_unit_test(test_many_rows),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
