@@ -22,7 +22,8 @@ static const char run_help[] =
 	"                   [--host-memory SIZE] [--check-interval US] [--check-every N]\n"
 	"                   [--compare]           (slab_test: published figures beside)\n"
 	"                   [--plot FILE.png]     (pingpong: its heatmap)\n"
-	"                   [--timeline FILE] [--timeline-every MS]\n"
+	"                   [--timeline FILE] [--timeline-plot FILE.png]\n"
+	"                   [--timeline-every MS]\n"
 	"\n"
 	"Simulate WORKLOAD on MACHINE with the slab allocator POLICY and print the\n"
 	"workload's own result (hackbench: Time: S.MS), a slabinfo-style cache table\n"
@@ -53,6 +54,10 @@ static const char run_help[] =
 	"                       tab-separated table (-: standard output, the report\n"
 	"                       then goes to standard error); the run's results stay\n"
 	"                       those of a run without it\n"
+	"  --timeline-plot FILE.png  draw the timeline with gnuplot, four panels: the\n"
+	"                       rate and live objects, the CPUs' shares, the tasks\n"
+	"                       runnable and their wait, the lock waited on most (the\n"
+	"                       table and script stay beside it: FILE.png.dat, .gp)\n"
 	"  --compare            slab_test only: print the published figures beside its own\n"
 	"                       (validation case C2; SLUB's are the 2.6.26 era's: give\n"
 	"                       kernel=2.6.26 to compare like with like)\n"
@@ -130,7 +135,7 @@ int cmd_run(int argc, char **argv)
 /* What `run` was asked: the run's configuration and the outputs wanted. */
 struct run_args {
 	struct run_config cfg;
-	const char *json, *plot, *record, *timeline;
+	const char *json, *plot, *record, *timeline, *timeline_plot;
 	double timeline_every_ms;	/* 0: not given */
 	const char **assign;
 	int rows;
@@ -224,12 +229,13 @@ static int required_args(const char *cmd, bool record, struct run_args *a)
 {
 	if (!a->help && record && !a->record)
 		return cli_usage_error("trace record: -o FILE is required (slabsim trace --help)");
-	if (a->timeline_every_ms > 0 && !a->timeline)
-		return cli_usage_error("%s: --timeline-every needs --timeline FILE", cmd);
+	if (a->timeline_every_ms > 0 && !a->timeline && !a->timeline_plot)
+		return cli_usage_error("%s: --timeline-every needs --timeline FILE or "
+				       "--timeline-plot FILE.png", cmd);
 	if (a->timeline && a->json && !strcmp(a->timeline, "-") && !strcmp(a->json, "-"))
 		return cli_usage_error("%s: --json - and --timeline - cannot both go to standard "
 				       "output: name a file for one of them", cmd);
-	if (a->timeline)	/* 100 ms unless asked, in whole microseconds */
+	if (a->timeline || a->timeline_plot)	/* 100 ms unless asked, in whole microseconds */
 		a->cfg.timeline_every_us = (uint64_t)((a->timeline_every_ms > 0
 							? a->timeline_every_ms : 100) * 1e3 + 0.5);
 	if (a->cfg.record_to_s && a->cfg.record_to_s <= a->cfg.record_from_s)
@@ -268,7 +274,8 @@ static int parse_run_args(int argc, char **argv, bool record, struct run_args *a
 		{ "check-every", required_argument, NULL, 'E' },
 		{ "host-memory", required_argument, NULL, 'H' },
 		{ "timeline", required_argument, NULL, 'T' },
-		{ "timeline-every", required_argument, NULL, 'e' }, { NULL, 0, NULL, 0 } };
+		{ "timeline-every", required_argument, NULL, 'e' },
+		{ "timeline-plot", required_argument, NULL, 'L' }, { NULL, 0, NULL, 0 } };
 	const char *cmd = record ? "trace record" : "run";
 	optind = 0;
 	for (int c; (c = cli_getopt(cmd, argc, argv, record ? "hm:p:w:o:" : "hm:p:w:",
@@ -286,6 +293,7 @@ static int parse_run_args(int argc, char **argv, bool record, struct run_args *a
 		case 'J': a->json = optarg; break;
 		case 'P': a->plot = optarg; break;
 		case 'T': a->timeline = optarg; break;
+		case 'L': a->timeline_plot = optarg; break;
 		case 'e':
 			if (timeline_every_opt(cmd, optarg, &a->timeline_every_ms))
 				return 2;
@@ -330,6 +338,8 @@ static int check_before_run(struct run *r, const struct run_args *a, struct sim_
 				       r->wl->name);
 	if (a->plot && plot_check(a->plot, err) < 0)
 		return cli_usage_error("--plot: %s", err->msg);
+	if (a->timeline_plot && plot_check(a->timeline_plot, err) < 0)
+		return cli_usage_error("--timeline-plot: %s", err->msg);
 	if ((a->json && out_check(a->json, err) < 0) ||
 	    (a->record && out_check(a->record, err) < 0) ||
 	    (a->timeline && out_check(a->timeline, err) < 0))
@@ -375,6 +385,8 @@ static int execute_and_report(struct run *r, const struct run_args *a, struct si
 		status = cli_usage_error("%s", err->msg);
 	if (a->timeline && report_timeline_write(a->timeline, r, err) < 0)
 		status = cli_usage_error("%s", err->msg);
+	if (a->timeline_plot && report_timeline_plot(a->timeline_plot, r, err) < 0)
+		status = cli_usage_error("--timeline-plot: %s", err->msg);
 	if (a->record && write_record(r, a->record, err) < 0)
 		status = cli_usage_error("%s", err->msg);
 	else if (a->record)

@@ -73,4 +73,8 @@ int report_write_json(const char *path, const cJSON *root, struct sim_err *err);
  * writes a file: 0, or -1 with a message. */
 int report_timeline_write(const char *path, const struct run *r, struct sim_err *err);
 
+/* `run --timeline-plot PATH`: the timeline drawn by gnuplot in four panels
+ * (PATH.dat holds the table, PATH.gp the script, beside the PNG). */
+int report_timeline_plot(const char *path, const struct run *r, struct sim_err *err);
+
 #endif

@@ -1,6 +1,7 @@
 # test_timeline.sh - run --timeline: the run over simulated time, a row every
 # --timeline-every simulated ms, as a tab-separated table; the run's report
-# and JSON the same as without it; bad values answered with exit 2.
+# and JSON the same as without it; --timeline-plot draws it; bad values
+# answered with exit 2.
 . tests/cli/lib.sh
 HB='hackbench 20 process 100'	# 20 groups: 800000 messages
 strip() { sed -E '/"(wall_seconds|events_per_second|host_peak_rss_mb)":/d' "$1"; }
@@ -85,16 +86,30 @@ head -1 "$TMP/std.tsv" | grep -q "^# slabsim .* timeline: tigerton" ||
 grep -q "^Time: " "$TMP/std.err" || fail "--timeline -: no report on stderr"
 grep -q "^Time: " "$TMP/std.tsv" && fail "--timeline -: the report went to standard output"
 
+# --timeline-plot: the same table beside a PNG of four panels and the
+# script that drew it
+"$SLABSIM" run -m tigerton -p slub -w "$HB" --timeline "$TMP/both.tsv" --timeline-every 50 \
+	--timeline-plot "$TMP/tl.png" --quiet > /dev/null || fail "run --timeline-plot exited $?"
+head -c 8 "$TMP/tl.png" | grep -q "PNG" || fail "--timeline-plot: no PNG"
+cmp -s "$TMP/both.tsv" "$TMP/tl.png.dat" || fail "--timeline-plot: its table is not --timeline's"
+[ "$(grep -c "^plot '" "$TMP/tl.png.gp")" = 4 ] &&
+	grep -q "multiplot layout 4,1" "$TMP/tl.png.gp" || fail "--timeline-plot: $(cat "$TMP/tl.png.gp")"
+"$SLABSIM" run -m tigerton -p slub -w "$HB" --timeline-plot "$TMP/alone.png" \
+	--timeline-every 50 --quiet > /dev/null || fail "run --timeline-plot alone exited $?"
+cmp -s "$TMP/both.tsv" "$TMP/alone.png.dat" || fail "--timeline-plot alone: another table"
+
 # bad values
 for v in 0 -5 abc 10ms 2000000; do
 	expect_exit 2 "run: --timeline-every $v: expected simulated milliseconds, 0.001..1000000" \
 		"$SLABSIM" run -m tigerton -p slub -w "$HB" --timeline "$TMP/x" --timeline-every "$v"
 done
-expect_exit 2 "run: --timeline-every needs --timeline FILE" \
+expect_exit 2 "run: --timeline-every needs --timeline FILE or --timeline-plot FILE.png" \
 	"$SLABSIM" run -m tigerton -p slub -w "$HB" --timeline-every 10
 expect_exit 2 "cannot both go to standard output" \
 	"$SLABSIM" run -m tigerton -p slub -w "$HB" --timeline - --json -
 expect_exit 2 "cannot write $TMP/no/such/dir/t.tsv" \
 	"$SLABSIM" run -m tigerton -p slub -w "$HB" --timeline "$TMP/no/such/dir/t.tsv"
+expect_exit 2 "--timeline-plot: cannot write $TMP/no/dir/t.png.dat" \
+	"$SLABSIM" run -m tigerton -p slub -w "$HB" --timeline-plot "$TMP/no/dir/t.png"
 [ -e "$TMP/x" ] && fail "a refused run wrote its timeline"
 finish
