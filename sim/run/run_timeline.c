@@ -28,6 +28,13 @@ static void take_row(struct run *r, struct timeline_row *row)
 	for (int i = 0; i < k->ncaches; i++)
 		row->live += k->caches[i]->live;
 	row->slab_pages = k->pa.slab_pages;
+	for (int i = 0; k->policy && k->policy->cache_info && i < k->ncaches; i++) {
+		if (k->caches[i]->alias)
+			continue;	/* its slabs are its target's */
+		struct cache_info ci;
+		k->policy->cache_info(k->pstate, k->caches[i], &ci);
+		row->partial_slabs += ci.partial;
+	}
 	for (int i = 0; i < r->eng.ncpus; i++) {
 		const struct sim_cpu *c = &r->eng.cpus[i];
 		row->busy += c->busy;

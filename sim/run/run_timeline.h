@@ -18,6 +18,7 @@ struct timeline_row {
 	uint64_t done;			/* the workload's units (messages) */
 	uint64_t live;			/* slab objects allocated and not freed, all caches */
 	uint64_t slab_pages;		/* pages the slab caches hold */
+	uint64_t partial_slabs;		/* slabs on the caches' partial lists (slabinfo) */
 	uint64_t busy, in_slab, spin;	/* CPU cycles: busy, of them in the allocator, spinning */
 	uint64_t runnable;		/* tasks running or queued to run, all CPUs */
 	uint64_t wait_wmem, wait_data;	/* tasks in an AF_UNIX socket's wait for room

@@ -17,7 +17,7 @@ grep -v "of wall time" "$TMP/plain.out" > "$TMP/a"
 grep -v "of wall time" "$TMP/tl.out" > "$TMP/b"
 cmp -s "$TMP/a" "$TMP/b" || fail "the report differs with --timeline"
 
-# the table: three comment lines, then rows of 21 numbers and a lock's name; one row in each
+# the table: three comment lines, then rows of 22 numbers and a lock's name; one row in each
 # 20 ms of simulated time that a tick reached (the last row: the run's end),
 # messages from 0 to all of them, shares between 0 and 100
 python3 - "$TMP/tl.tsv" "$TMP/tl.json" 20 <<'PY' || fail "the timeline table: $(head -5 "$TMP/tl.tsv")"
@@ -30,10 +30,13 @@ rows = [[float(x) for x in f[:-1]] for f in body]
 names = [f[-1] for f in body]
 assert len(head) == 3 and "tigerton, policy slub, workload 'hackbench 20 process 100'" in head[0]
 cols = head[2][2:].split("\t")
-assert cols[:3] == ["time_s", "messages", "messages_per_s"] and len(cols) == 22, cols
-assert cols[8:11] == ["runnable", "wait_wmem", "wait_data"] and all(len(r) == 21 for r in rows)
+assert cols[:3] == ["time_s", "messages", "messages_per_s"] and len(cols) == 23, cols
+assert cols[8:11] == ["runnable", "wait_wmem", "wait_data"] and all(len(r) == 22 for r in rows)
 assert cols[15:] == ["queue_wait_ms", "wakeup_wait_ms", "lock_acq_per_s", "lock_contended_pct",
-                     "lock_wait_us", "lock_hold_us", "lock"], cols
+                     "lock_wait_us", "lock_hold_us", "partial_slabs", "lock"], cols
+# slabs on partial lists: some while the messages flow, never more than
+# the slab pages (a slab is at least a page)
+assert max(r[21] for r in rows) > 0 and all(r[21] <= r[4] for r in rows)
 assert len(rows) >= 10, len(rows)
 t = [r[0] for r in rows]
 slot = [int(x / every + 1e-9) for x in t[:-1]]
@@ -86,14 +89,14 @@ head -1 "$TMP/std.tsv" | grep -q "^# slabsim .* timeline: tigerton" ||
 grep -q "^Time: " "$TMP/std.err" || fail "--timeline -: no report on stderr"
 grep -q "^Time: " "$TMP/std.tsv" && fail "--timeline -: the report went to standard output"
 
-# --timeline-plot: the same table beside a PNG of four panels and the
+# --timeline-plot: the same table beside a PNG of five panels and the
 # script that drew it
 "$SLABSIM" run -m tigerton -p slub -w "$HB" --timeline "$TMP/both.tsv" --timeline-every 50 \
 	--timeline-plot "$TMP/tl.png" --quiet > /dev/null || fail "run --timeline-plot exited $?"
 head -c 8 "$TMP/tl.png" | grep -q "PNG" || fail "--timeline-plot: no PNG"
 cmp -s "$TMP/both.tsv" "$TMP/tl.png.dat" || fail "--timeline-plot: its table is not --timeline's"
-[ "$(grep -c "^plot '" "$TMP/tl.png.gp")" = 4 ] &&
-	grep -q "multiplot layout 4,1" "$TMP/tl.png.gp" || fail "--timeline-plot: $(cat "$TMP/tl.png.gp")"
+[ "$(grep -c "^plot '" "$TMP/tl.png.gp")" = 5 ] &&
+	grep -q "multiplot layout 5,1" "$TMP/tl.png.gp" || fail "--timeline-plot: $(cat "$TMP/tl.png.gp")"
 "$SLABSIM" run -m tigerton -p slub -w "$HB" --timeline-plot "$TMP/alone.png" \
 	--timeline-every 50 --quiet > /dev/null || fail "run --timeline-plot alone exited $?"
 cmp -s "$TMP/both.tsv" "$TMP/alone.png.dat" || fail "--timeline-plot alone: another table"

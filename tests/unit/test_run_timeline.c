@@ -3,7 +3,8 @@
  * later interval (ticks inside an interval that already has its row add
  * none, a tick that skips intervals adds one), one at the end unless a row
  * was just taken then; each row holds the run's counts at its time: the
- * workload's units, the live objects of every cache, the slab pages, the
+ * workload's units, the live objects of every cache, the slab pages and
+ * the slabs on partial lists (an alias's counted once, as its target's), the
  * CPUs' busy, allocator and spin cycles, the runnable tasks, those waiting
  * on AF_UNIX sockets and the scheduler's counts; and the lock class waited
  * on most since the row before, with its counts over that interval. */
@@ -28,6 +29,16 @@ static void fake_progress(const void *state, uint64_t *done, uint64_t *total, co
 }
 
 static const struct workload fake_wl = { .name = "fake", .progress = fake_progress };
+
+/* slabinfo's partial slabs of a cache: its objects' size, to tell them apart. */
+static void fake_cache_info(void *state, struct kmem_cache *c, struct cache_info *out)
+{
+	(void)state;
+	memset(out, 0, sizeof(*out));
+	out->partial = c->size;
+}
+
+static const struct slab_policy fake_policy = { .name = "fake", .cache_info = fake_cache_info };
 
 /* A run with two caches and two CPUs, on a 1 GHz machine (a microsecond is
  * 1000 cycles), asking for a row every `every_us`; its caches, their list
@@ -105,6 +116,10 @@ static void test_row_holds_the_counts(void **state)
 	struct fake *f = (struct fake *)r;
 	f->kc[0].live = 40;
 	f->kc[1].live = 2;
+	f->kc[0].size = 6;	/* partial slabs (fake_cache_info) */
+	f->kc[1].size = 9;
+	f->kc[1].alias = &f->kc[0];	/* merged: its slabs are kc[0]'s, counted once */
+	r->k.policy = &fake_policy;
 	r->k.pa.slab_pages = 7;
 	f->cpus[0].busy = 900, f->cpus[0].in_region = 500, f->cpus[0].spin = 300;
 	f->cpus[1].busy = 100, f->cpus[1].in_region = 50, f->cpus[1].spin = 0;
@@ -125,6 +140,7 @@ static void test_row_holds_the_counts(void **state)
 	assert_int_equal(row->done, 123);
 	assert_int_equal(row->live, 42);
 	assert_int_equal(row->slab_pages, 7);
+	assert_int_equal(row->partial_slabs, 6);
 	assert_int_equal(row->busy, 1000);
 	assert_int_equal(row->in_slab, 550);
 	assert_int_equal(row->spin, 300);
