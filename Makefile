@@ -351,6 +351,9 @@ valgrind: slabsim
 	  -w 'pingpong iterations=20' --plot /tmp/slabsim-valgrind.png > /dev/null
 	valgrind --error-exitcode=1 --leak-check=full -q ./slabsim run -m nehalem-ep -p slab \
 	  -w 'hackbench 2 process 10' > /dev/null
+	valgrind --error-exitcode=1 --leak-check=full -q ./slabsim run -m tigerton -p slub \
+	  -w 'hackbench 2 process 20' --timeline /tmp/slabsim-valgrind-tl.tsv \
+	  --timeline-plot /tmp/slabsim-valgrind-tl.png --timeline-every 1 > /dev/null
 	valgrind --error-exitcode=1 --leak-check=full -q ./slabsim run -m nehalem-ep -p slqb \
 	  -w 'slab_test run=31 count=20 max_size=4096' > /dev/null
 	valgrind --error-exitcode=1 --leak-check=full -q ./slabsim run -m nehalem-ep -p slub \
