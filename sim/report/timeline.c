@@ -24,7 +24,7 @@ static void print_row(FILE *f, const struct run *r, const struct timeline_row *r
 	double ms = hz / 1e3;
 	/* the CPUs' clocks run a little ahead of the engine's: at most all of them */
 	fprintf(f, "%.6f\t%llu\t%.0f\t%llu\t%llu\t%.1f\t%.1f\t%.1f\t%llu\t%llu\t%llu\t%.0f\t%.0f\t%.0f\t"
-		"%llu\t%.3f\t%.3f\t%.0f\t%.1f\t%.3f\t%.3f\t%llu\t%s\n",
+		"%llu\t%.3f\t%.3f\t%.0f\t%.1f\t%.3f\t%.3f\t%llu\t%.1f\t%s\t%s\n",
 		(double)row->cycles / hz, (unsigned long long)row->done,
 		prev ? ratio((double)(row->done - prev->done), dt) : 0,
 		(unsigned long long)row->live, (unsigned long long)row->slab_pages,
@@ -46,6 +46,8 @@ static void print_row(FILE *f, const struct run *r, const struct timeline_row *r
 		ratio((double)row->lock_wait / (ms / 1e3), (double)row->lock_con),
 		ratio((double)row->lock_hold / (ms / 1e3), (double)row->lock_acq),
 		(unsigned long long)row->partial_slabs,
+		100 * ratio((double)row->lock_site_wait, (double)row->lock_wait),
+		prev && row->lock_site[0] ? row->lock_site : "-",
 		prev && row->lock[0] ? row->lock : "-");
 }
 
@@ -75,11 +77,13 @@ int report_timeline_write(const char *path, const struct run *r, struct sim_err 
 		"contentions per 100 acquisitions - a wait counts when it begins, its acquisition when "
 		"it ends, so over 100 while waiters pile up -, waittime-avg and holdtime-avg in us; "
 		"lock: its name, last as it may hold spaces); partial_slabs: slabs on the caches' "
-		"partial lists at the row's time (slabinfo's)\n");
+		"partial lists at the row's time (slabinfo's); lock_site, lock_site_pct: the call "
+		"site that waited most for that lock over the interval and its share of the wait\n");
 	fprintf(f, "# time_s\t%s\t%s_per_s\tlive_objects\tslab_pages\tbusy_pct\tallocator_pct\t"
 		"spin_pct\trunnable\twait_wmem\twait_data\tswitches_per_s\twakeups_per_s\t"
 		"migrations_per_s\ttasks_exited\tqueue_wait_ms\twakeup_wait_ms\tlock_acq_per_s\t"
-		"lock_contended_pct\tlock_wait_us\tlock_hold_us\tpartial_slabs\tlock\n", unit, unit);
+		"lock_contended_pct\tlock_wait_us\tlock_hold_us\tpartial_slabs\tlock_site_pct\t"
+		"lock_site\tlock\n", unit, unit);
 	const struct run_timeline *tl = &r->timeline;
 	for (size_t i = 0; i < tl->nrows; i++)
 		print_row(f, r, &tl->rows[i], i ? &tl->rows[i - 1] : NULL);

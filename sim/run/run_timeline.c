@@ -1,6 +1,7 @@
 /* run_timeline.c - rows of a run over simulated time (run_timeline.h). */
 #include "run_timeline.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -69,6 +70,24 @@ static struct timeline_lock last_counts(const struct run_timeline *tl,
 	return (struct timeline_lock){ .cls = c };
 }
 
+/* Of the wait on class `c` since `was`, the contention point that waited
+ * most, into `row` (its symbol's name and its cycles). */
+static void take_lock_site(const struct run *r, const struct hw_lock_class *c,
+			   const struct timeline_lock *was, struct timeline_row *row)
+{
+	row->lock_site[0] = '\0';
+	row->lock_site_wait = 0;
+	for (int i = 0; i < LOCKSTAT_POINTS && c->contention_point[i].sym >= 0; i++) {
+		const struct hw_lock_point *p = &c->contention_point[i];
+		uint64_t wait = p->wait >= was->site_wait[i] ? p->wait - was->site_wait[i] : p->wait;
+		if (wait > row->lock_site_wait) {
+			row->lock_site_wait = wait;
+			snprintf(row->lock_site, sizeof(row->lock_site), "%s",
+				 r->eng.prof.name[p->sym]);
+		}
+	}
+}
+
 /* The lock class waited on most since the last row (then the most taken,
  * then by name, as the report's lock table orders them) into `row`; every
  * class's counts kept for the next row. */
@@ -90,9 +109,13 @@ static void take_hottest_lock(struct run *r, struct timeline_row *row)
 			row->lock_con = c->contentions - was.con;
 			row->lock_wait = wait;
 			row->lock_hold = c->hold_total - was.hold;
+			take_lock_site(r, c, &was, row);
 		}
-		now[n++] = (struct timeline_lock){ c, c->acquisitions, c->contentions,
-						   c->wait_total, c->hold_total };
+		now[n] = (struct timeline_lock){ c, c->acquisitions, c->contentions,
+						 c->wait_total, c->hold_total, { 0 } };
+		for (int i = 0; i < LOCKSTAT_POINTS; i++)
+			now[n].site_wait[i] = c->contention_point[i].wait;
+		n++;
 	}
 	free(tl->locks);
 	tl->locks = now;

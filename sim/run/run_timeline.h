@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hw/spinlock.h"
+
 /* What the run had done by a row's time (counts since the start). */
 struct timeline_row {
 	uint64_t cycles;		/* the engine's time */
@@ -32,12 +34,17 @@ struct timeline_row {
 	 * acquisitions, contentions, cycles waited and held */
 	char lock[64];
 	uint64_t lock_acq, lock_con, lock_wait, lock_hold;
+	/* of its wait, the call site that waited most (lock_stat's contention
+	 * points): its symbol ("" if none) and its cycles */
+	char lock_site[48];
+	uint64_t lock_site_wait;
 };
 
 /* A lock class's lock_stat counts when the last row was taken. */
 struct timeline_lock {
 	const struct hw_lock_class *cls;
 	uint64_t acq, con, wait, hold;
+	uint64_t site_wait[LOCKSTAT_POINTS];	/* each contention point's */
 };
 
 struct run_timeline {

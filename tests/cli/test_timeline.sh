@@ -17,7 +17,7 @@ grep -v "of wall time" "$TMP/plain.out" > "$TMP/a"
 grep -v "of wall time" "$TMP/tl.out" > "$TMP/b"
 cmp -s "$TMP/a" "$TMP/b" || fail "the report differs with --timeline"
 
-# the table: three comment lines, then rows of 22 numbers and a lock's name; one row in each
+# the table: three comment lines, then rows of 23 numbers, a call site and a lock's name; one row in each
 # 20 ms of simulated time that a tick reached (the last row: the run's end),
 # messages from 0 to all of them, shares between 0 and 100
 python3 - "$TMP/tl.tsv" "$TMP/tl.json" 20 <<'PY' || fail "the timeline table: $(head -5 "$TMP/tl.tsv")"
@@ -26,14 +26,16 @@ lines = open(sys.argv[1]).read().splitlines()
 run, every = json.load(open(sys.argv[2])), float(sys.argv[3]) / 1e3
 head = [l for l in lines if l.startswith("#")]
 body = [l.split("\t") for l in lines if not l.startswith("#")]
-rows = [[float(x) for x in f[:-1]] for f in body]
+rows = [[float(x) for x in f[:-2]] for f in body]
+sites = [f[-2] for f in body]
 names = [f[-1] for f in body]
 assert len(head) == 3 and "tigerton, policy slub, workload 'hackbench 20 process 100'" in head[0]
 cols = head[2][2:].split("\t")
-assert cols[:3] == ["time_s", "messages", "messages_per_s"] and len(cols) == 23, cols
-assert cols[8:11] == ["runnable", "wait_wmem", "wait_data"] and all(len(r) == 22 for r in rows)
+assert cols[:3] == ["time_s", "messages", "messages_per_s"] and len(cols) == 25, cols
+assert cols[8:11] == ["runnable", "wait_wmem", "wait_data"] and all(len(r) == 23 for r in rows)
 assert cols[15:] == ["queue_wait_ms", "wakeup_wait_ms", "lock_acq_per_s", "lock_contended_pct",
-                     "lock_wait_us", "lock_hold_us", "partial_slabs", "lock"], cols
+                     "lock_wait_us", "lock_hold_us", "partial_slabs", "lock_site_pct",
+                     "lock_site", "lock"], cols
 # slabs on partial lists: some while the messages flow, never more than
 # the slab pages (a slab is at least a page)
 assert max(r[21] for r in rows) > 0 and all(r[21] <= r[4] for r in rows)
@@ -74,11 +76,19 @@ assert 0.8 < waited / queued < 1.25, (waited, queued)
 # ends, so an interval's contentions pass its acquisitions by at most the
 # 16 CPUs' waits still going at its end; its mean hold under a millisecond
 assert names[0] == "-" and all(n for n in names), names[:3]
-flowing = [(a, b, n) for a, b, n in zip(rows, rows[1:-1], names[1:-1]) if b[2] > 0]
-assert sum(n == "&n->list_lock [kmalloc-512]" for a, b, n in flowing) > len(flowing) / 2, names
-for a, b, n in flowing:
+flowing = [(a, b, n, site) for a, b, n, site in zip(rows, rows[1:-1], names[1:-1], sites[1:-1])
+           if b[2] > 0]
+assert sum(n == "&n->list_lock [kmalloc-512]" for a, b, n, site in flowing) > len(flowing) / 2
+for a, b, n, site in flowing:
     acq = b[17] * (b[0] - a[0])
     assert acq > 0 and 0 <= b[18] / 100 * acq <= acq + 16.5 and 0 < b[20] < 1000, (b, n)
+# the site that waited most for it: one of SLUB's that take list_lock,
+# with at least a share of the wait no site can fall under (a third of
+# three) and at most all of it
+slub_sites = {"get_partial_node", "add_partial", "__slab_free"}
+for a, b, n, site in flowing:
+    if n == "&n->list_lock [kmalloc-512]" and b[19] > 0:
+        assert site in slub_sites and 100 / 3 - 0.1 <= b[22] <= 100, (site, b)
 PY
 
 # standard output: the table alone there, the report on stderr

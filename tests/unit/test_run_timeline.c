@@ -7,7 +7,8 @@
  * the slabs on partial lists (an alias's counted once, as its target's), the
  * CPUs' busy, allocator and spin cycles, the runnable tasks, those waiting
  * on AF_UNIX sockets and the scheduler's counts; and the lock class waited
- * on most since the row before, with its counts over that interval. */
+ * on most since the row before, with its counts over that interval and
+ * the call site that waited most for it then. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -208,6 +209,38 @@ static void test_hottest_lock_of_the_interval(void **state)
 	fake_free(r);
 }
 
+/* The call site that waited most for the row's lock over the interval: a
+ * site that waited long before and little since gives way to one that
+ * waited more since. */
+static void test_lock_site_of_the_interval(void **state)
+{
+	(void)state;
+	struct run *r = fake_run(10);
+	profile_init(&r->eng.prof);
+	int alloc = profile_sym(&r->eng.prof, "get_partial_node", SYM_SLAB);
+	int free_ = profile_sym(&r->eng.prof, "add_partial", SYM_SLAB);
+	struct hw_lock_class a = { .name = "list_lock" };
+	for (int i = 0; i < LOCKSTAT_POINTS; i++)
+		a.contention_point[i].sym = -1;
+	a.contention_point[0] = (struct hw_lock_point){ .sym = alloc, .contentions = 9, .wait = 900 };
+	a.contention_point[1] = (struct hw_lock_point){ .sym = free_, .contentions = 1, .wait = 100 };
+	r->hw.classes = &a;
+	r->hw.nclasses = 1;
+	set_class(&a, 20, 10, 1000, 200);
+	run_timeline_tick(r);
+	assert_string_equal(r->timeline.rows[0].lock_site, "get_partial_node");
+	assert_int_equal(r->timeline.rows[0].lock_site_wait, 900);
+	a.contention_point[0].wait = 950;	/* since: 50 against 300 */
+	a.contention_point[1].wait = 400;
+	set_class(&a, 30, 14, 1350, 260);
+	r->eng.now = 10000;
+	run_timeline_tick(r);
+	assert_string_equal(r->timeline.rows[1].lock_site, "add_partial");
+	assert_int_equal(r->timeline.rows[1].lock_site_wait, 300);
+	assert_int_equal(r->timeline.rows[1].lock_wait, 350);
+	fake_free(r);
+}
+
 /* Many rows: the table grows past its first allocation and keeps every row. */
 static void test_many_rows(void **state)
 {
@@ -231,6 +264,7 @@ int main(void)
 		cmocka_unit_test(test_one_row_per_interval),
 		cmocka_unit_test(test_row_holds_the_counts),
 		cmocka_unit_test(test_hottest_lock_of_the_interval),
+		cmocka_unit_test(test_lock_site_of_the_interval),
 		cmocka_unit_test(test_many_rows),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
