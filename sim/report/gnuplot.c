@@ -34,6 +34,23 @@ int plot_run(const char *path, struct sim_err *err)
 	return plot_run_in(NULL, script, err);
 }
 
+const char *plot_base(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return slash ? slash + 1 : path;
+}
+
+int plot_run_beside(const char *path, struct sim_err *err)
+{
+	char dir[4096], script[4096];
+	const char *base = plot_base(path);
+	snprintf(script, sizeof(script), "%s.gp", base);
+	if (base == path)
+		return plot_run_in(NULL, script, err);
+	snprintf(dir, sizeof(dir), "%.*s", (int)(base - 1 - path), path);
+	return plot_run_in(dir[0] ? dir : "/", script, err);
+}
+
 int plot_run_in(const char *dir, const char *script, struct sim_err *err)
 {
 	pid_t pid = fork();

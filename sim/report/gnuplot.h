@@ -17,6 +17,13 @@ int plot_run(const char *path, struct sim_err *err);
  * data and output files relative to itself. */
 int plot_run_in(const char *dir, const char *script, struct sim_err *err);
 
+/* The name of PATH without its folder (what a script beside it calls it). */
+const char *plot_base(const char *path);
+
+/* Run `gnuplot PATH.gp` in PATH's folder: a script that names its files by
+ * plot_base() finds them, and can be run again from there as it is. */
+int plot_run_beside(const char *path, struct sim_err *err);
+
 /* Write a plot's data and script through fn (a workload's plot hook) into
  * PATH.dat and PATH.gp, then run gnuplot: PATH. */
 int plot_draw(const char *path, void (*fn)(void *state, FILE *dat, FILE *gp, const char *path),

@@ -73,7 +73,7 @@ int report_write_json(const char *path, const cJSON *root, struct sim_err *err);
  * writes a file: 0, or -1 with a message. */
 int report_timeline_write(const char *path, const struct run *r, struct sim_err *err);
 
-/* `run --timeline-plot PATH`: the timeline drawn by gnuplot in four panels
+/* `run --timeline-plot PATH`: the timeline drawn by gnuplot in five panels
  * (PATH.dat holds the table, PATH.gp the script, beside the PNG). */
 int report_timeline_plot(const char *path, const struct run *r, struct sim_err *err);
 

@@ -57,12 +57,9 @@ int report_timeline_write(const char *path, const struct run *r, struct sim_err 
 	FILE *f = out_open(&o, path, err);
 	if (!f)
 		return -1;
-	uint64_t done = 0, total = 0;
-	const char *unit = NULL;
-	if (r->wl->progress && r->wstate)
-		r->wl->progress(r->wstate, &done, &total, &unit);
-	if (!unit)
-		unit = "units";
+	uint64_t done, total;
+	const char *unit;
+	run_units(r, &done, &total, &unit);
 	fprintf(f, "# slabsim %s timeline: %s, policy %s, workload '%s', seed %llu; a row every "
 		"%g simulated ms (at the first engine tick after it)\n", SLABSIM_VERSION, r->m.name,
 		r->policy->name, r->cfg.workload, (unsigned long long)r->cfg.seed,

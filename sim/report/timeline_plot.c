@@ -9,7 +9,6 @@
 #include "report.h"
 
 #include <stdio.h>
-#include <string.h>
 
 #include "report/gnuplot.h"
 
@@ -24,13 +23,12 @@ static const char *quotable(const char *s, char *buf, size_t size)
 	return buf;
 }
 
-/* The gnuplot script: columns as report_timeline_write() writes them. */
-static void write_script(FILE *gp, const struct run *r, const char *path, const char *unit,
+/* The gnuplot script, naming its files by `base` (it runs beside them):
+ * columns as report_timeline_write() writes them. */
+static void write_script(FILE *gp, const struct run *r, const char *base, const char *unit,
 			 uint64_t total)
 {
 	char wl[256];
-	const char *base = strrchr(path, '/');
-	base = base ? base + 1 : path;
 	fprintf(gp, "# slabsim run --timeline-plot: %s on %s, policy %s, seed %llu\n",
 		r->cfg.workload, r->m.name, r->policy->name, (unsigned long long)r->cfg.seed);
 	fprintf(gp, "set terminal pngcairo size 960,1400 font ',10'\n"
@@ -81,25 +79,15 @@ int report_timeline_plot(const char *path, const struct run *r, struct sim_err *
 	snprintf(dat, sizeof(dat), "%s.dat", path);
 	if (report_timeline_write(dat, r, err) < 0)
 		return -1;
-	uint64_t done = 0, total = 0;
-	const char *unit = NULL;
-	if (r->wl->progress && r->wstate)
-		r->wl->progress(r->wstate, &done, &total, &unit);
+	uint64_t done, total;
+	const char *unit;
+	run_units(r, &done, &total, &unit);
 	FILE *gp = plot_open(path, "gp", err);
 	if (!gp)
 		return -1;
-	write_script(gp, r, path, unit ? unit : "units", total);
+	write_script(gp, r, plot_base(path), unit, total);
 	bool ok = !ferror(gp);
 	if (fclose(gp) != 0 || !ok)
 		return sim_fail(err, "cannot write %s.gp", path);
-	/* gnuplot runs beside its files, which name each other without the folder */
-	char dir[4096];
-	snprintf(dir, sizeof(dir), "%s", path);
-	char *slash = strrchr(dir, '/');
-	const char *base = slash ? slash + 1 : path;
-	char script[4096];
-	snprintf(script, sizeof(script), "%s.gp", base);
-	if (slash)
-		*slash = '\0';
-	return plot_run_in(slash ? (dir[0] ? dir : "/") : NULL, script, err);
+	return plot_run_beside(path, err);
 }

@@ -219,8 +219,17 @@ static void run_progress_now(struct run *r, double t0, bool done, struct run_pro
 	p->wall_seconds = now_seconds() - t0;
 	p->sampling = r->k.steady.mode == STEADY_AUTO;
 	p->done_run = done;
-	if (r->wl->progress && r->wstate)
-		r->wl->progress(r->wstate, &p->done, &p->total, &p->unit);
+	run_units(r, &p->done, &p->total, &p->unit);
+}
+
+void run_units(const struct run *r, uint64_t *done, uint64_t *total, const char **unit)
+{
+	*done = *total = 0;
+	*unit = NULL;
+	if (r->wl && r->wl->progress && r->wstate)
+		r->wl->progress(r->wstate, done, total, unit);
+	if (!*unit)
+		*unit = "units";
 }
 
 struct run_ticker {

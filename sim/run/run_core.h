@@ -92,6 +92,10 @@ int run_build(struct run *r, struct sim_err *err);
  * (r->invariants_msg says why); -1: bad input found while building. */
 int run_execute(struct run *r, struct sim_err *err);
 
+/* The workload's units of work: done so far and in all, and what they are
+ * ("messages"; "units" for a workload that does not say). */
+void run_units(const struct run *r, uint64_t *done, uint64_t *total, const char **unit);
+
 void run_free(struct run *r);
 
 #endif

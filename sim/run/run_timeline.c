@@ -22,10 +22,9 @@ static void take_row(struct run *r, struct timeline_row *row)
 	const struct kernel *k = &r->k;
 	memset(row, 0, sizeof(*row));
 	row->cycles = r->eng.now;
-	uint64_t total = 0;
+	uint64_t total;
 	const char *unit;
-	if (r->wl->progress && r->wstate)
-		r->wl->progress(r->wstate, &row->done, &total, &unit);
+	run_units(r, &row->done, &total, &unit);
 	for (int i = 0; i < k->ncaches; i++)
 		row->live += k->caches[i]->live;
 	row->slab_pages = k->pa.slab_pages;
